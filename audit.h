@@ -1,0 +1,25 @@
+/* audit.h: JSONL audit records (DESIGN 6). An audit that cannot be
+ * written is a failure: the command does not run. */
+#ifndef SBEXEC_AUDIT_H
+#define SBEXEC_AUDIT_H
+
+#include "policy.h"
+
+struct audit_end {
+	int exit_status, signal, timed_out;
+	const char *output_limit;	/* NULL, "stdout" or "stderr" */
+	long long stdout_bytes, stderr_bytes;
+	long long duration_ms, max_rss_kb, cpu_ms;
+};
+
+/* Open the policy's sink and draw the invocation id; -1 when it cannot
+ * be opened (said why). */
+int audit_open(const struct policy *pol);
+
+int audit_start(const struct policy *pol, const struct command *cmd,
+    char *const *argv, const char *cwd);
+int audit_deny(const char *name, const char *reason);
+int audit_error(const char *name, const char *reason);
+int audit_finish(const struct audit_end *end);
+
+#endif

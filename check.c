@@ -1,0 +1,117 @@
+/* check.c: --check, the policy as a person reads it, and --link, the
+ * symlink farm (the firejail firecfg idea). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "util.h"
+
+static void print_rules(const struct policy *pol, enum fs_kind kind,
+    const char *label)
+{
+	for (size_t i = 0; i < pol->nrules; i++) {
+		const struct fs_rule *r = &pol->rules[i];
+
+		if (r->kind != kind)
+			continue;
+		if (r->resolved == NULL)
+			printf("  %-10s %s (does not exist; skipped)\n", label,
+			    r->path);
+		else
+			printf("  %-10s %s\n", label, r->resolved);
+	}
+}
+
+static void print_limit(const char *name, long long v)
+{
+	if (v > 0)
+		printf("  %-16s %lld\n", name, v);
+	else
+		printf("  %-16s not set\n", name);
+}
+
+static void print_warning(const char *line, void *count)
+{
+	printf("warning: %s\n", line);
+	++*(int *)count;
+}
+
+int check_print(const struct policy *pol)
+{
+	const struct limits *l = &pol->limits;
+	int warnings = 0;
+
+	printf("policy %s (sha256 %s)\ncommands (anything else is denied):\n",
+	    pol->file, pol->sha256);
+	for (size_t i = 0; i < pol->ncmds; i++)
+		printf("  %-10s %s%s\n", pol->cmds[i].name, pol->cmds[i].path,
+		    pol->cmds[i].bypass ? "  BYPASS: no sandbox" : "");
+	printf("filesystem (everything else read-only):\n");
+	print_rules(pol, FS_DENY_READ, "hidden");
+	print_rules(pol, FS_ALLOW_READ, "readable");
+	print_rules(pol, FS_ALLOW_WRITE, "writable");
+	print_rules(pol, FS_DENY_WRITE, "read-only");
+	printf("  /tmp       %s\n", pol->private_tmp ? "empty, private" :
+	    "the host's, read-only unless allowWrite says otherwise");
+	printf("network: %s\nunix sockets: %s\nenvironment: ",
+	    pol->network_host ? "host" : "none (loopback only)",
+	    pol->allow_unix_sockets ? "allowed" : "denied");
+	if (pol->inherit_host_env)
+		printf("the whole host environment\n");
+	else
+		for (size_t i = 0; i <= pol->nenv_allow; i++)
+			printf(i < pol->nenv_allow ? "%s " : "\n",
+			    pol->env_allow[i]);
+	printf("limits:\n  %-16s %lld ms, then KILL after %lld ms\n",
+	    "timeout", l->timeout_ms, l->kill_after_ms);
+	print_limit("maxOutputBytes", l->max_output_bytes);
+	print_limit("cpuSeconds", l->cpu_seconds);
+	print_limit("memoryBytes", l->memory_bytes);
+	print_limit("fileSizeBytes", l->file_size_bytes);
+	print_limit("openFiles", l->open_files);
+	print_limit("processes", l->processes);
+	printf("audit: %s\n", pol->audit == AUDIT_FILE ? pol->audit_path :
+	    pol->audit == AUDIT_SYSLOG ? "syslog" : "stderr");
+	policy_warnings(pol, print_warning, &warnings);
+	printf("%s: %d warning%s\n", pol->file, warnings,
+	    warnings == 1 ? "" : "s");
+	return 0;
+}
+
+/* DIR/NAME -> sbexec for every command; a correct link is left alone
+ * and anything else at that name is an error, never replaced. */
+int link_commands(const struct policy *pol, const char *dir)
+{
+	char self[PATH_MAX], cur[PATH_MAX], *path;
+	ssize_t n;
+	int rc = 0;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		die(EXIT_SBEXEC, "cannot find sbexec's own path");
+	self[n] = '\0';
+	for (size_t i = 0; i < pol->ncmds; i++) {
+		path = xasprintf("%s/%s", dir, pol->cmds[i].name);
+		n = readlink(path, cur, sizeof(cur) - 1);
+		if (n >= 0 && (size_t)n == strlen(self) &&
+		    memcmp(cur, self, (size_t)n) == 0) {
+			printf("%s: already a link to %s\n", path, self);
+		} else if (n >= 0 || errno != ENOENT) {
+			warnx("%s: exists and is not a link to %s; refused",
+			    path, self);
+			rc = EXIT_SBEXEC;
+		} else if (symlink(self, path) < 0) {
+			warnx("%s: %s", path, strerror(errno));
+			rc = EXIT_SBEXEC;
+		} else {
+			printf("%s -> %s\n", path, self);
+		}
+		free(path);
+	}
+	return rc;
+}

@@ -1,0 +1,75 @@
+/* env.c: the child's environment. Nothing is inherited but what the
+ * policy names: a command whose argv is hostile can print its
+ * environment, so every inherited secret is readable (seeds/srt). The
+ * result is passed to execve; sbexec never edits its own environ. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "env.h"
+#include "util.h"
+
+/* The kernel caps argv plus envp; past these the exec would fail anyway,
+ * so refuse early and say why. */
+#define ENV_MAX_ENTRIES 4096
+#define ENV_MAX_BYTES (1 << 20)
+
+int env_name_valid(const char *name)
+{
+	const char *p = name;
+
+	if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= 'a' && *p <= 'z')))
+		return 0;
+	for (p++; *p != '\0'; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+			return 0;
+	return 1;
+}
+
+static const char *lookup(char *const *host, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; *host != NULL; host++)
+		if (strncmp(*host, name, n) == 0 && (*host)[n] == '=')
+			return *host;
+	return NULL;
+}
+
+static int add(struct strv *sv, size_t *bytes, const char *entry)
+{
+	*bytes += strlen(entry) + 1;
+	if (sv->n >= ENV_MAX_ENTRIES || *bytes > ENV_MAX_BYTES)
+		return -1;
+	strv_push(sv, entry);
+	return 0;
+}
+
+char **env_build(char *const *host, char *const *allow, int inherit)
+{
+	struct strv sv = { 0 };
+	size_t bytes = 0;
+	const char *entry;
+	int rc = 0;
+
+	strv_push(&sv, "");	/* allocate, so that an empty env is valid */
+	free(sv.v[0]);
+	sv.v[0] = NULL;
+	sv.n = 0;
+	if (inherit) {
+		for (; rc == 0 && *host != NULL; host++)
+			rc = add(&sv, &bytes, *host);
+	} else {
+		for (; rc == 0 && *allow != NULL; allow++)
+			if ((entry = lookup(host, *allow)) != NULL)
+				rc = add(&sv, &bytes, entry);
+	}
+	if (rc < 0) {
+		for (size_t i = 0; i < sv.n; i++)
+			free(sv.v[i]);
+		free(sv.v);
+		return NULL;
+	}
+	return sv.v;
+}

@@ -1,0 +1,15 @@
+/* env.h: the child's environment, built from nothing (DESIGN 2). */
+#ifndef SBEXEC_ENV_H
+#define SBEXEC_ENV_H
+
+#include <stddef.h>
+
+/* 1 when NAME matches ^[A-Za-z_][A-Za-z0-9_]*$. */
+int env_name_valid(const char *name);
+
+/* A new NULL-terminated envp: all of HOST when INHERIT, else the first
+ * HOST entry of each name in ALLOW (NULL-terminated), in ALLOW's order.
+ * Returns NULL when the result would pass the bounds of env.c. */
+char **env_build(char *const *host, char *const *allow, int inherit);
+
+#endif

@@ -1,0 +1,129 @@
+/* path.c: policy paths. Only absolute, "~", "~/x", "." and "./x" are
+ * accepted; "~" is the invoking uid's home from the passwd database,
+ * never $HOME, and "." the working directory at invocation. Globs and
+ * ".." are refused so that the most-specific-path rule stays decidable
+ * by comparing strings. */
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "path.h"
+#include "util.h"
+
+static const char *home_dir(void)
+{
+	static char *home;
+	struct passwd *pw;
+
+	if (home == NULL) {
+		pw = getpwuid(getuid());
+		if (pw == NULL || pw->pw_dir == NULL || pw->pw_dir[0] != '/')
+			return NULL;
+		home = xstrdup(pw->pw_dir);
+	}
+	return home;
+}
+
+static const char *work_dir(void)
+{
+	static char *cwd;
+	char buf[PATH_MAX];
+
+	if (cwd == NULL) {
+		if (getcwd(buf, sizeof(buf)) == NULL)
+			return NULL;
+		cwd = xstrdup(buf);
+	}
+	return cwd;
+}
+
+/* Collapse "//" and "/./", drop a trailing "/"; refuse "..". */
+static char *normalise(const char *in, const char **why)
+{
+	char *out = xmalloc(strlen(in) + 2), *o = out;
+	const char *p = in, *end;
+	size_t len;
+
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		end = strchrnul(p, '/');
+		len = (size_t)(end - p);
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			free(out);
+			*why = "must not contain \"..\"";
+			return NULL;
+		}
+		if (len > 0 && !(len == 1 && p[0] == '.')) {
+			*o++ = '/';
+			memcpy(o, p, len);
+			o += len;
+		}
+		p = end;
+	}
+	if (o == out)
+		*o++ = '/';
+	*o = '\0';
+	return out;
+}
+
+char *path_expand(const char *in, const char **why)
+{
+	const char *base = NULL, *rest = in;
+	char *joined, *out;
+
+	if (strpbrk(in, "*?[]") != NULL) {
+		*why = "glob characters are not supported";
+		return NULL;
+	}
+	if (in[0] == '~' && (in[1] == '\0' || in[1] == '/')) {
+		base = home_dir(), rest = in + 1;
+		*why = "the home directory of the invoking user is unknown";
+	} else if (in[0] == '.' && (in[1] == '\0' || in[1] == '/')) {
+		base = work_dir(), rest = in + 1;
+		*why = "the working directory is unknown";
+	} else if (in[0] != '/') {
+		*why = "must be an absolute path, \"~/...\" or \"./...\"";
+		return NULL;
+	} else {
+		base = "";
+	}
+	if (base == NULL)
+		return NULL;
+	joined = xasprintf("%s/%s", base, rest);
+	out = normalise(joined, why);
+	free(joined);
+	return out;
+}
+
+int path_within(const char *path, const char *base)
+{
+	size_t n = strlen(base);
+
+	if (strcmp(base, "/") == 0)
+		return 1;
+	return strncmp(path, base, n) == 0 &&
+	    (path[n] == '\0' || path[n] == '/');
+}
+
+size_t path_depth(const char *path)
+{
+	size_t n = 0;
+
+	for (const char *p = path; *p != '\0'; p++)
+		if (*p == '/' && p[1] != '\0')
+			n++;
+	return n;
+}
+
+char *path_resolve(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (realpath(path, buf) == NULL)
+		return NULL;
+	return xstrdup(buf);
+}

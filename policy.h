@@ -1,0 +1,76 @@
+/* policy.h: the parsed policy as inert data, and the pure decision over it. */
+#ifndef SBEXEC_POLICY_H
+#define SBEXEC_POLICY_H
+
+#include <stddef.h>
+
+/* What a filesystem rule does to its path; the order is the tie-break:
+ * at an equal path the larger value wins (deny wins). */
+enum fs_kind {
+	FS_ALLOW_READ,
+	FS_ALLOW_WRITE,
+	FS_DENY_WRITE,
+	FS_DENY_READ
+};
+
+struct fs_rule {
+	char *path;		/* as written in the policy */
+	char *resolved;		/* absolute, symlinks resolved; NULL: absent */
+	enum fs_kind kind;
+};
+
+struct command {
+	char *name;
+	char *path;
+	int bypass;
+};
+
+enum audit_sink { AUDIT_STDERR, AUDIT_FILE, AUDIT_SYSLOG };
+
+struct limits {
+	long long timeout_ms, kill_after_ms, max_output_bytes;
+	long long cpu_seconds, memory_bytes, file_size_bytes;
+	long long open_files, processes;
+};
+
+struct policy {
+	char *file;			/* where it was read from */
+	char sha256[65];
+	struct command *cmds;
+	size_t ncmds;
+	char *bin_shell, *bwrap;
+	char **env_allow;		/* NULL-terminated */
+	size_t nenv_allow;
+	int inherit_host_env, weaker_nested, private_tmp;
+	int network_host, allow_unix_sockets;
+	struct fs_rule *rules;
+	size_t nrules;
+	struct limits limits;
+	enum audit_sink audit;
+	char *audit_path;
+};
+
+/* Read, check and parse FILE (DESIGN sections 1, 2 and 4). On any error,
+ * print one line naming the key path and return -1. */
+int policy_load(const char *file, struct policy *pol);
+
+/* The same from memory (the fuzz target and unit tests); NAME is used in
+ * messages, the file checks are skipped, and BUF[LEN] must be '\0'. */
+int policy_parse(const char *name, const char *buf, size_t len,
+    struct policy *pol);
+
+enum decision { DECIDE_DENY, DECIDE_SANDBOX, DECIDE_BYPASS };
+
+/* Pure: no system call. Sets *cmd to the command when not denied. */
+enum decision policy_decide(const struct policy *pol, const char *name,
+    const struct command **cmd);
+
+/* 1 when NAME (a command name or a basename) is a shell, launcher or
+ * interpreter of DESIGN section 4, version suffix ignored. */
+int is_interpreter(const char *name);
+
+/* The warnings --check prints; one line each, through warn(). */
+void policy_warnings(const struct policy *pol,
+    void (*warn)(const char *line, void *arg), void *arg);
+
+#endif

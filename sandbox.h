@@ -1,0 +1,21 @@
+/* sandbox.h: the argv of bwrap for one sandboxed command (DESIGN 3). */
+#ifndef SBEXEC_SANDBOX_H
+#define SBEXEC_SANDBOX_H
+
+#include "policy.h"
+#include "util.h"
+
+struct sandbox_io {
+	const char *cwd;	/* the caller's working directory, resolved */
+	int status_fd;		/* --json-status-fd, or -1 */
+	int seccomp_fd;		/* --seccomp, or -1 */
+};
+
+/* Append to OUT the whole argv: bwrap, its options, binShell and the
+ * command string for CMD with ARGS (argv of the command without its
+ * name). Returns -1, having said why, when the policy hides the working
+ * directory. */
+int sandbox_argv(const struct policy *pol, const struct command *cmd,
+    char *const *args, const struct sandbox_io *io, struct strv *out);
+
+#endif

@@ -1,0 +1,162 @@
+/* sbexec: run a command named by a JSON policy inside bubblewrap.
+ *
+ * Through a symlink NAME -> sbexec every argument belongs to NAME: sbexec
+ * parses no option of its own there, else "ffprobe --policy=evil.json"
+ * would be an escape. main reads top to bottom: descriptors, argv,
+ * policy, decision, target, environment, sandbox argv, audit, run. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "env.h"
+#include "options.h"
+#include "policy.h"
+#include "quote.h"
+#include "run.h"
+#include "sandbox.h"
+#include "util.h"
+
+extern char **environ;
+
+/* 0, 1 and 2 open (so that nothing sbexec opens lands on them), every
+ * other inherited descriptor closed, as doas does with closefrom. */
+static void sanitize_fds(void)
+{
+	struct stat st;
+
+	for (int fd = 0; fd < 3; fd++)
+		if (fstat(fd, &st) < 0 && open("/dev/null", O_RDWR) != fd)
+			_exit(EXIT_SBEXEC);
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) < 0)
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+}
+
+static char *working_dir(void)
+{
+	char buf[PATH_MAX];
+
+	if (getcwd(buf, sizeof(buf)) == NULL)
+		die(EXIT_SBEXEC, "cannot get the working directory");
+	return xstrdup(buf);
+}
+
+/* The target must exist (127), be an executable file (126), and not be
+ * sbexec itself, which would loop (125). */
+static int check_target(const struct command *cmd, const char **why)
+{
+	struct stat st, self;
+
+	if (stat(cmd->path, &st) < 0) {
+		*why = strerror(errno);
+		return errno == ENOENT || errno == ENOTDIR ? EXIT_NOTFOUND :
+		    EXIT_DENIED;
+	}
+	if (!S_ISREG(st.st_mode) || access(cmd->path, X_OK) < 0) {
+		*why = "not an executable file";
+		return EXIT_DENIED;
+	}
+	if (stat("/proc/self/exe", &self) < 0) {
+		*why = "cannot stat /proc/self/exe to rule out an exec loop";
+		return EXIT_SBEXEC;
+	}
+	if (st.st_dev == self.st_dev && st.st_ino == self.st_ino) {
+		*why = "the target is sbexec itself (exec loop); point the "
+		    "policy at the real binary";
+		return EXIT_SBEXEC;
+	}
+	return 0;
+}
+
+static void print_argv(const char *label, char *const *v)
+{
+	char *line = quote_command(v, (size_t)-1);
+
+	/* quote_command starts with "exec"; the argv itself follows. */
+	printf("%s:%s\n", label, line + 4);
+	free(line);
+}
+
+static void print_env(char *const *envp)
+{
+	fputs("env:", stdout);
+	for (; *envp != NULL; envp++)
+		printf(" %.*s", (int)strcspn(*envp, "="), *envp);
+	putchar('\n');
+}
+
+static const char *const decision_name[] = {
+	[DECIDE_DENY] = "deny",
+	[DECIDE_SANDBOX] = "sandbox",
+	[DECIDE_BYPASS] = "bypass",
+};
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct policy pol;
+	const struct command *cmd;
+	enum decision d;
+	struct strv run_argv = { 0 };
+	struct sandbox_io io = { .status_fd = -1, .seccomp_fd = -1 };
+	const char *why = NULL;
+	char **envp;
+	int status;
+
+	sanitize_fds();
+	options_parse(argc, argv, &o);
+	if (policy_load(o.policy, &pol) < 0)
+		exit(EXIT_SBEXEC);
+	if (o.mode == MODE_CHECK)
+		exit(check_print(&pol));
+	if (o.mode == MODE_LINK)
+		exit(link_commands(&pol, o.link_dir));
+	if (o.mode == MODE_RUN && audit_open(&pol) < 0)
+		exit(EXIT_SBEXEC);
+	d = policy_decide(&pol, o.name, &cmd);
+	if (o.mode == MODE_DRY_RUN)
+		printf("decision: %s\n", decision_name[d]);
+	if (d == DECIDE_DENY) {
+		warnx("%s: not a command of the policy %s; denied", o.name,
+		    pol.file);
+		if (o.mode == MODE_RUN &&
+		    audit_deny(o.name, "not a command of the policy") < 0)
+			exit(EXIT_SBEXEC);
+		exit(EXIT_DENIED);
+	}
+	if ((status = check_target(cmd, &why)) != 0) {
+		warnx("%s: %s: %s", cmd->name, cmd->path, why);
+		if (o.mode == MODE_RUN && audit_error(cmd->name, why) < 0)
+			exit(EXIT_SBEXEC);
+		exit(status);
+	}
+	envp = env_build(environ, pol.env_allow, pol.inherit_host_env);
+	if (envp == NULL)
+		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
+		    "sbexec's bound; name fewer variables", cmd->name);
+	io.cwd = working_dir();
+	if (d == DECIDE_BYPASS) {
+		strv_push(&run_argv, cmd->path);
+		strv_pushn(&run_argv, (const char *const *)o.args, o.nargs);
+	} else if (sandbox_argv(&pol, cmd, o.args, &io, &run_argv) < 0) {
+		if (o.mode == MODE_RUN)
+			audit_error(cmd->name, "the working directory is hidden");
+		exit(EXIT_DENIED);
+	}
+	if (o.mode == MODE_DRY_RUN) {
+		print_env(envp);
+		print_argv("argv", run_argv.v);
+		exit(0);
+	}
+	if (audit_start(&pol, cmd, o.cmd_argv, io.cwd) < 0)
+		exit(EXIT_SBEXEC);
+	return run(&pol, cmd, run_argv.v, envp);
+}

@@ -1,0 +1,124 @@
+/* util.c: the two error helpers (STYLE.md habit 7) and allocation that
+ * cannot return NULL: running out of memory is a failure of sbexec (125). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void vmsg(const char *fmt, va_list ap, int errnum)
+{
+	fputs("sbexec: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	if (errnum != 0)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+void die(int status, const char *fmt, ...)
+{
+	int errnum = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, errnum);
+	va_end(ap);
+	exit(status);
+}
+
+void diex(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, 0);
+	va_end(ap);
+	exit(status);
+}
+
+void warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap, 0);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		diex(EXIT_SBEXEC, "out of memory");
+	return p;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > (size_t)-1 / size)
+		diex(EXIT_SBEXEC, "out of memory");
+	p = realloc(p, n * size != 0 ? n * size : 1);
+	if (p == NULL)
+		diex(EXIT_SBEXEC, "out of memory");
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		diex(EXIT_SBEXEC, "out of memory");
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void strv_push(struct strv *sv, const char *s)
+{
+	if (sv->n + 2 > sv->cap) {
+		sv->cap = sv->cap ? sv->cap * 2 : 16;
+		sv->v = xreallocarray(sv->v, sv->cap, sizeof(*sv->v));
+	}
+	sv->v[sv->n++] = xstrdup(s);
+	sv->v[sv->n] = NULL;
+}
+
+void strv_pushn(struct strv *sv, const char *const *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strv_push(sv, items[i]);
+}
+
+void strv_free(struct strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	*sv = (struct strv){ 0 };
+}
+
+const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}

@@ -1,0 +1,38 @@
+/* util.h: error helpers and bounded allocation shared by every sbexec file. */
+#ifndef SBEXEC_UTIL_H
+#define SBEXEC_UTIL_H
+
+#include <stddef.h>
+
+/* Exit statuses of DESIGN section 7. */
+enum {
+	EXIT_TIMEOUT = 124,
+	EXIT_SBEXEC = 125,
+	EXIT_DENIED = 126,
+	EXIT_NOTFOUND = 127
+};
+
+/* Print "sbexec: MESSAGE" (with ": strerror(errno)" for die) and exit. */
+_Noreturn void die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+_Noreturn void diex(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable array of strings, NULL-terminated at every step. */
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+void strv_push(struct strv *sv, const char *s);
+void strv_pushn(struct strv *sv, const char *const *items, size_t n);
+void strv_free(struct strv *sv);
+
+const char *base_name(const char *path);
+
+#endif
