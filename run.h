@@ -1,11 +1,23 @@
-/* run.h: run the command and turn its end into sbexec's exit status. */
+/* run.h: running the command under supervision (DESIGN 5), and the
+ * --check and --link modes. */
 #ifndef SBEXEC_RUN_H
 #define SBEXEC_RUN_H
 
 #include "policy.h"
 
-int run(const struct policy *pol, const struct command *cmd,
-    char *const *argv, char *const *envp);
+/* The descriptors bwrap is given, at these numbers in its process. */
+#define STATUS_FD 3
+#define SECCOMP_FD 4
+
+/* Early in main: save the signal state the command is to inherit, and
+ * ignore SIGPIPE so that a vanished reader is an error sbexec sees. */
+void supervise_init(void);
+
+/* Fork, exec ARGV with ENVP under the policy's limits, copy its output,
+ * forward signals, write the end record; returns sbexec's exit status.
+ * SECCOMP is a descriptor for bwrap's --seccomp, or -1. */
+int supervise(const struct policy *pol, const struct command *cmd,
+    char *const *argv, char *const *envp, int seccomp);
 
 /* --check and --link, in check.c. */
 int check_print(const struct policy *pol);

@@ -112,6 +112,7 @@ int main(int argc, char **argv)
 	int status;
 
 	sanitize_fds();
+	supervise_init();
 	options_parse(argc, argv, &o);
 	if (policy_load(o.policy, &pol) < 0)
 		exit(EXIT_SBEXEC);
@@ -143,6 +144,7 @@ int main(int argc, char **argv)
 		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
 		    "sbexec's bound; name fewer variables", cmd->name);
 	io.cwd = working_dir();
+	io.status_fd = STATUS_FD;
 	if (d == DECIDE_BYPASS) {
 		strv_push(&run_argv, cmd->path);
 		strv_pushn(&run_argv, (const char *const *)o.args, o.nargs);
@@ -158,5 +160,5 @@ int main(int argc, char **argv)
 	}
 	if (audit_start(&pol, cmd, o.cmd_argv, io.cwd) < 0)
 		exit(EXIT_SBEXEC);
-	return run(&pol, cmd, run_argv.v, envp);
+	return supervise(&pol, cmd, run_argv.v, envp, -1);
 }

@@ -1,0 +1,457 @@
+/* supervise.c: sbexec stays the parent of the sandbox, the way coreutils
+ * timeout does: signals blocked before fork and restored in the child,
+ * PDEATHSIG set and getppid() checked, limits applied, then exec. The
+ * parent copies the output under its caps, forwards INT, TERM, HUP and
+ * QUIT to the command itself (not to bwrap, whose init would ignore
+ * them), enforces the timeout and tells a sandbox that could not be set
+ * up (no "exit-code" on --json-status-fd) from a command that failed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "pump.h"
+#include "run.h"
+#include "util.h"
+
+#define STATUS_MAX 4096		/* bwrap's status records are short */
+
+static sigset_t orig_mask;
+static struct sigaction orig_pipe;
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+struct sup {
+	const struct policy *pol;
+	const struct command *cmd;
+	pid_t child, init_pid;	/* bwrap; the sandbox's PID 1 */
+	int sandboxed, sigfd, status_fd, exit_code, reaped, wstatus;
+	int timed_out;
+	const char *limit;	/* the stream past its cap, or NULL */
+	long long start, deadline, kill_at;
+	char status[STATUS_MAX];
+	size_t status_len;
+	struct rusage ru;
+	struct stream out, err;
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void supervise_init(void)
+{
+	sigprocmask(SIG_SETMASK, NULL, &orig_mask);
+	sigaction(SIGPIPE, NULL, &orig_pipe);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* In the child: no exit(), which would flush the parent's stdio. */
+static _Noreturn void child_fail(int status, const char *what)
+{
+	dprintf(2, "sbexec: %s: %s\n", what, strerror(errno));
+	_exit(status);
+}
+
+static void set_limits(const struct limits *l)
+{
+	const struct { int res; long long v; } t[] = {
+		{ RLIMIT_CPU, l->cpu_seconds },
+		{ RLIMIT_AS, l->memory_bytes },
+		{ RLIMIT_FSIZE, l->file_size_bytes },
+		{ RLIMIT_NOFILE, l->open_files },
+		{ RLIMIT_NPROC, l->processes },
+	};
+	struct rlimit rl;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		if (t[i].v == 0)
+			continue;
+		rl.rlim_cur = rl.rlim_max = (rlim_t)t[i].v;
+		if (setrlimit(t[i].res, &rl) < 0)
+			child_fail(EXIT_SBEXEC, "setrlimit");
+	}
+}
+
+/* Put FD at TARGET in the child (without close-on-exec). */
+static void place_fd(int fd, int target)
+{
+	int high = fd < 0 ? -1 : fcntl(fd, F_DUPFD, 16);
+
+	if (fd >= 0 && (high < 0 || dup2(high, target) < 0))
+		child_fail(EXIT_SBEXEC, "dup2");
+}
+
+static _Noreturn void child(struct sup *s, char *const *argv,
+    char *const *envp, const int fds[4], pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(EXIT_SBEXEC);
+	/* Out of the terminal's process group: a Ctrl-C reaches sbexec,
+	 * which gives it to the command, not to bwrap, which would die. */
+	if (s->sandboxed)
+		setpgid(0, 0);
+	if ((fds[0] >= 0 && dup2(fds[0], 1) < 0) ||
+	    (fds[1] >= 0 && dup2(fds[1], 2) < 0))
+		child_fail(EXIT_SBEXEC, "dup2");
+	place_fd(fds[2], STATUS_FD);
+	place_fd(fds[3], SECCOMP_FD);
+	syscall(SYS_close_range, s->sandboxed ? 5U : 3U, ~0U, 0U);
+	set_limits(&s->pol->limits);
+	sigaction(SIGPIPE, &orig_pipe, NULL);
+	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+	execve(argv[0], argv, envp);
+	child_fail(s->sandboxed ? EXIT_SBEXEC : errno == ENOENT ?
+	    EXIT_NOTFOUND : EXIT_DENIED, argv[0]);
+}
+
+static void make_pipe(int fd[2], int *child_end)
+{
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		die(EXIT_SBEXEC, "pipe");
+	fcntl(fd[0], F_SETFL, O_NONBLOCK);
+	*child_end = fd[1];
+}
+
+static void spawn(struct sup *s, char *const *argv, char *const *envp,
+    int seccomp)
+{
+	int out[2], err[2], st[2], fds[4] = { -1, -1, -1, seccomp };
+	long long cap = s->pol->limits.max_output_bytes;
+	pid_t parent = getpid();
+
+	/* Unlimited output: the command gets sbexec's own descriptors. */
+	if (cap > 0) {
+		make_pipe(out, &fds[0]);
+		make_pipe(err, &fds[1]);
+		s->out = (struct stream){ "stdout", out[0], 1, cap, 0, 0, 0, 0,
+		    "", 0 };
+		s->err = (struct stream){ "stderr", err[0], 2, cap, 0, 0, 0, 1,
+		    "", 0 };
+	} else {
+		s->out.src = s->err.src = -1;
+	}
+	if (s->sandboxed) {
+		make_pipe(st, &fds[2]);
+		s->status_fd = st[0];
+	}
+	s->child = fork();
+	if (s->child < 0)
+		die(EXIT_SBEXEC, "fork");
+	if (s->child == 0)
+		child(s, argv, envp, fds, parent);
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* The command itself: the child of the sandbox's init (DESIGN 5), or the
+ * bypassed binary. 0 when it is not known (yet). */
+static pid_t command_pid(const struct sup *s)
+{
+	char path[64];
+	long pid = 0;
+	FILE *f;
+
+	if (!s->sandboxed)
+		return s->child;
+	if (s->init_pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+	    (int)s->init_pid, (int)s->init_pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	return (pid_t)pid;
+}
+
+/* Deliver SIG to the command; before it is known, stop the sandbox. */
+static void send_command(const struct sup *s, int sig)
+{
+	pid_t pid = command_pid(s);
+
+	if (pid > 0)
+		kill(pid, sig);
+	else
+		kill(s->child, SIGKILL);
+}
+
+static void kill_all(const struct sup *s)
+{
+	if (s->init_pid > 0)
+		kill(s->init_pid, SIGKILL);
+	kill(s->child, SIGKILL);
+}
+
+/* Timeout or output cap: TERM now, KILL killAfterMs later. */
+static void stop(struct sup *s)
+{
+	if (s->kill_at != 0)
+		return;
+	send_command(s, SIGTERM);
+	s->kill_at = now_ms() + s->pol->limits.kill_after_ms;
+}
+
+static void reap(struct sup *s)
+{
+	if (s->reaped)
+		return;
+	if (wait4(s->child, &s->wstatus, WNOHANG, &s->ru) == s->child)
+		s->reaped = 1;
+}
+
+static void on_signal(struct sup *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			reap(s);
+			continue;
+		}
+		/* From the terminal, a bypassed command in sbexec's process
+		 * group has had it already. */
+		if (!s->sandboxed && si.ssi_code == SI_KERNEL)
+			continue;
+		send_command(s, (int)si.ssi_signo);
+	}
+}
+
+static long find_number(const char *buf, const char *key)
+{
+	const char *p = strstr(buf, key);
+
+	if (p == NULL || (p = strchr(p, ':')) == NULL)
+		return -1;
+	return strtol(p + 1, NULL, 10);
+}
+
+static void on_status(struct sup *s)
+{
+	size_t room = sizeof(s->status) - 1 - s->status_len;
+	ssize_t n = read(s->status_fd, s->status + s->status_len, room);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0 || room == 0) {
+		close(s->status_fd);
+		s->status_fd = -1;
+		return;
+	}
+	s->status_len += (size_t)n;
+	s->status[s->status_len] = '\0';
+	if (s->init_pid <= 0)
+		s->init_pid = (pid_t)find_number(s->status, "\"child-pid\"");
+	if (s->exit_code < 0)
+		s->exit_code = (int)find_number(s->status, "\"exit-code\"");
+}
+
+static int closed(const struct sup *s)
+{
+	return s->out.src < 0 && s->err.src < 0;
+}
+
+/* Done when the child is reaped and its outputs are drained; a killed
+ * bypassed command's descendants may hold the pipes: not waited for. */
+static int done(const struct sup *s)
+{
+	return s->reaped && s->status_fd < 0 &&
+	    (closed(s) || s->kill_at < 0);
+}
+
+static int next_timeout(const struct sup *s)
+{
+	long long at = s->kill_at > 0 ? s->kill_at :
+	    s->kill_at == 0 && !s->timed_out ? s->deadline : -1;
+	long long left = at - now_ms();
+
+	if (at < 0)
+		return -1;
+	return left < 0 ? 0 : left > 60000 ? 60000 : (int)left;
+}
+
+/* Returns the index of the entry added, or -1. */
+static int watch(struct pollfd *p, size_t *n, const struct stream *st)
+{
+	if (st->src < 0)
+		return -1;
+	p[*n].fd = st->blocked ? st->dst : st->src;
+	p[*n].events = st->blocked ? POLLOUT : POLLIN;
+	p[*n].revents = 0;
+	return (int)(*n)++;
+}
+
+static void on_stream(struct sup *s, struct stream *st, short revents)
+{
+	if (revents == 0)
+		return;
+	if (st->blocked) {
+		st->blocked = 0;
+		return;
+	}
+	pump(st);
+	if (st->exceeded && s->limit == NULL) {
+		s->limit = st->name;
+		warnx("%s: %s exceeded %lld bytes; stopped", s->cmd->name,
+		    st->name, st->max);
+		stop(s);
+	}
+}
+
+static void on_timers(struct sup *s)
+{
+	long long now = now_ms();
+
+	if (!s->timed_out && s->kill_at == 0 && now >= s->deadline) {
+		s->timed_out = 1;
+		stop(s);
+	}
+	if (s->kill_at > 0 && now >= s->kill_at) {
+		kill_all(s);
+		s->kill_at = -1;
+	}
+}
+
+static void loop(struct sup *s)
+{
+	struct pollfd p[4];
+	size_t n;
+	int st, out, err;
+
+	while (!done(s)) {
+		n = 0;
+		p[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+		st = s->status_fd < 0 ? -1 : (int)n;
+		if (st >= 0)
+			p[n++] = (struct pollfd){ .fd = s->status_fd,
+			    .events = POLLIN };
+		out = watch(p, &n, &s->out);
+		err = watch(p, &n, &s->err);
+		if (poll(p, n, next_timeout(s)) < 0 && errno != EINTR)
+			die(EXIT_SBEXEC, "poll");
+		if (p[0].revents)
+			on_signal(s);
+		if (st >= 0 && p[st].revents)
+			on_status(s);
+		if (out >= 0)
+			on_stream(s, &s->out, p[out].revents);
+		if (err >= 0)
+			on_stream(s, &s->err, p[err].revents);
+		reap(s);
+		on_timers(s);
+	}
+}
+
+struct hint {
+	const char *match, *text;
+};
+
+static const struct hint hints[] = {
+	{ "uid_map", "inside an unprivileged container bwrap cannot set up "
+	    "a user namespace or mount /proc; if the container already "
+	    "isolates, set \"enableWeakerNestedSandbox\": true" },
+	{ "Can't mount proc", "inside an unprivileged container bwrap cannot "
+	    "mount /proc; if the container already isolates, set "
+	    "\"enableWeakerNestedSandbox\": true" },
+	{ "RTM_NEWADDR", "Ubuntu's AppArmor restricts unprivileged user "
+	    "namespaces (kernel.apparmor_restrict_unprivileged_userns=1); "
+	    "give bwrap an AppArmor profile that allows userns, or set that "
+	    "sysctl to 0" },
+};
+
+/* bwrap ended without an "exit-code" record: the command never ran. Its
+ * own message has been copied to stderr already; add what to do. */
+static void setup_failed(const struct sup *s)
+{
+	char tail[TAIL_MAX + 1];
+
+	memcpy(tail, s->err.tail, s->err.tail_len);
+	tail[s->err.tail_len] = '\0';
+	warnx("%s: the sandbox could not be set up: %s exited %d before "
+	    "running the command", s->cmd->name, s->pol->bwrap,
+	    WEXITSTATUS(s->wstatus));
+	for (size_t i = 0; i < sizeof(hints) / sizeof(*hints); i++)
+		if (strstr(tail, hints[i].match) != NULL) {
+			warnx("hint: %s", hints[i].text);
+			return;
+		}
+}
+
+static int exit_status(const struct sup *s)
+{
+	if (s->limit != NULL)
+		return EXIT_SBEXEC;
+	if (s->timed_out)
+		return EXIT_TIMEOUT;
+	if (WIFSIGNALED(s->wstatus))
+		return 128 + WTERMSIG(s->wstatus);
+	if (!s->sandboxed)
+		return WEXITSTATUS(s->wstatus);
+	if (s->exit_code >= 0)
+		return s->exit_code;
+	setup_failed(s);
+	return EXIT_SBEXEC;
+}
+
+static void record_end(const struct sup *s, int status)
+{
+	struct audit_end e = {
+		.exit_status = status,
+		.signal = WIFSIGNALED(s->wstatus) ? WTERMSIG(s->wstatus) : 0,
+		.timed_out = s->timed_out,
+		.output_limit = s->limit,
+		.stdout_bytes = s->out.bytes,
+		.stderr_bytes = s->err.bytes,
+		.duration_ms = now_ms() - s->start,
+		.max_rss_kb = s->ru.ru_maxrss,
+		.cpu_ms = (s->ru.ru_utime.tv_sec + s->ru.ru_stime.tv_sec) * 1000LL
+		    + (s->ru.ru_utime.tv_usec + s->ru.ru_stime.tv_usec) / 1000,
+	};
+
+	if (audit_finish(&e) < 0)
+		warnx("%s: the end record was not written", s->cmd->name);
+}
+
+int supervise(const struct policy *pol, const struct command *cmd,
+    char *const *argv, char *const *envp, int seccomp)
+{
+	struct sup s = { .pol = pol, .cmd = cmd, .sandboxed = !cmd->bypass,
+	    .status_fd = -1, .exit_code = -1 };
+	sigset_t set;
+	int status;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+		sigaddset(&set, forwarded[i]);
+	sigaddset(&set, SIGCHLD);
+	signal(SIGCHLD, SIG_DFL);	/* SIG_IGN would reap it for us */
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	s.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s.sigfd < 0)
+		die(EXIT_SBEXEC, "signalfd");
+	s.start = now_ms();
+	s.deadline = s.start + pol->limits.timeout_ms;
+	spawn(&s, argv, envp, seccomp);
+	loop(&s);
+	status = exit_status(&s);
+	record_end(&s, status);
+	return status;
+}

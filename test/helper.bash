@@ -1,0 +1,65 @@
+# helper.bash: shared set-up for the bats suites. Every test runs the real
+# sbexec binary against the real ffmpeg, ffprobe and bubblewrap.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+SBEXEC="$(cd "$BATS_TEST_DIRNAME/.." && pwd)/sbexec"
+
+# A fresh work directory (the cwd), a bin/ of symlinks to sbexec, and a
+# policy whose audit goes to a file, so stderr is the command's own.
+common_setup() {
+	T="$BATS_TEST_TMPDIR"
+	W="$T/work"
+	BIN="$T/bin"
+	AUDIT="$T/audit.jsonl"
+	mkdir -p "$W" "$BIN"
+	ln -s "$SBEXEC" "$BIN/ffprobe"
+	ln -s "$SBEXEC" "$BIN/ffmpeg"
+	export SBEXEC_POLICY="$T/policy.json"
+	cd "$W"
+	policy
+}
+
+# policy [EXTRA]: the base policy with EXTRA members (JSON, starting with
+# a comma) appended to the top-level object.
+policy() {
+	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\",
+	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": \"/bin/sh\"},
+	  \"audit\": \"$AUDIT\" ${1:-}}"
+}
+
+# write_policy JSON: the policy file, exactly, with safe permissions.
+write_policy() {
+	printf '%s\n' "$1" >"$SBEXEC_POLICY"
+	chmod 644 "$SBEXEC_POLICY"
+}
+
+# sample [NAME]: a small mp4 made once per file and copied into the cwd.
+sample() {
+	local name=${1:-sample.mp4}
+	if [ ! -f "$BATS_FILE_TMPDIR/sample.mp4" ]; then
+		ffmpeg -nostdin -v error -f lavfi \
+			-i testsrc=duration=1:size=64x48:rate=10 \
+			-f lavfi -i sine=duration=1 -shortest \
+			-c:v mpeg4 -c:a aac "$BATS_FILE_TMPDIR/sample.mp4"
+	fi
+	cp "$BATS_FILE_TMPDIR/sample.mp4" "$W/$name"
+}
+
+# sbx ARGS: the explicit form; "$BIN/NAME" ARGS: the symlink form.
+sbx() {
+	"$SBEXEC" "$@"
+}
+
+# sh_in_sandbox SCRIPT: run a shell script inside the sandbox (the test
+# policy lists /bin/sh as command "sh"; only tests use that).
+sh_in_sandbox() {
+	"$SBEXEC" sh -c "$1"
+}
+
+# last_audit TYPE: the last audit record of that type, checked as JSON.
+last_audit() {
+	grep "\"type\":\"$1\"" "$AUDIT" | tail -n 1 |
+		python3 -c 'import json,sys; print(json.dumps(json.loads(sys.stdin.read())))'
+}
