@@ -4,6 +4,7 @@ PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 VERSION = 0.1.0
 CC = musl-gcc
+HOSTCC = cc
 CJSON_SRC ?= build/cjson
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wconversion
@@ -21,7 +22,7 @@ OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec
 
-sbexec: $(OBJS) build/cJSON.o
+sbexec: $(OBJS) build/cJSON.o build/seccomp-bpf.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
 build/%.o: %.c $(CJSON_SRC)/cJSON.h | build
@@ -30,6 +31,16 @@ build/%.o: %.c $(CJSON_SRC)/cJSON.h | build
 # cJSON is Debian's patched source, fetched and checked, never committed.
 build/cJSON.o: $(CJSON_SRC)/cJSON.c | build
 	$(CC) -std=c11 -O2 -c -o $@ $<
+
+# The seccomp filter: libseccomp on the build host, bytes in the binary.
+build/seccomp-gen: tools/seccomp-gen.c | build
+	$(HOSTCC) -O2 $(WARN) -o $@ $< -lseccomp
+
+build/seccomp-bpf.c: build/seccomp-gen
+	build/seccomp-gen >$@
+
+build/seccomp-bpf.o: build/seccomp-bpf.c
+	$(CC) -O2 -c -o $@ $<
 
 $(CJSON_SRC)/cJSON.c $(CJSON_SRC)/cJSON.h:
 	scripts/fetch-cjson $(CJSON_SRC)

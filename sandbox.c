@@ -1,10 +1,12 @@
 /* sandbox.c: translate the policy into bubblewrap options. Mounts are
  * emitted least specific first, so that the most specific path wins;
  * at an equal path the rules were merged so that deny wins. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "path.h"
 #include "quote.h"
@@ -300,4 +302,25 @@ int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	push_command(pol, cmd, args, out);
 	plan_free(&p);
 	return 0;
+}
+
+/* Built by tools/seccomp-gen.c with libseccomp at build time. */
+extern const unsigned char seccomp_filter[], seccomp_filter_unix[];
+extern const unsigned long seccomp_filter_len, seccomp_filter_unix_len;
+
+int sandbox_seccomp(const struct policy *pol)
+{
+	const unsigned char *bpf = pol->allow_unix_sockets ?
+	    seccomp_filter_unix : seccomp_filter;
+	unsigned long len = pol->allow_unix_sockets ?
+	    seccomp_filter_unix_len : seccomp_filter_len;
+	int fd[2];
+
+	/* A few hundred bytes: the pipe's buffer takes it without a reader. */
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		die(EXIT_SBEXEC, "pipe");
+	if (write(fd[1], bpf, len) != (ssize_t)len)
+		die(EXIT_SBEXEC, "seccomp filter");
+	close(fd[1]);
+	return fd[0];
 }

@@ -18,4 +18,8 @@ struct sandbox_io {
 int sandbox_argv(const struct policy *pol, const struct command *cmd,
     char *const *args, const struct sandbox_io *io, struct strv *out);
 
+/* A pipe holding the seccomp filter for bwrap's --seccomp: the full
+ * one, or without the AF_UNIX rule when allowUnixSockets is set. */
+int sandbox_seccomp(const struct policy *pol);
+
 #endif

@@ -145,6 +145,7 @@ int main(int argc, char **argv)
 		    "sbexec's bound; name fewer variables", cmd->name);
 	io.cwd = working_dir();
 	io.status_fd = STATUS_FD;
+	io.seccomp_fd = SECCOMP_FD;
 	if (d == DECIDE_BYPASS) {
 		strv_push(&run_argv, cmd->path);
 		strv_pushn(&run_argv, (const char *const *)o.args, o.nargs);
@@ -160,5 +161,6 @@ int main(int argc, char **argv)
 	}
 	if (audit_start(&pol, cmd, o.cmd_argv, io.cwd) < 0)
 		exit(EXIT_SBEXEC);
-	return supervise(&pol, cmd, run_argv.v, envp, -1);
+	return supervise(&pol, cmd, run_argv.v, envp,
+	    d == DECIDE_SANDBOX ? sandbox_seccomp(&pol) : -1);
 }
