@@ -48,13 +48,56 @@ $(CJSON_SRC)/cJSON.c $(CJSON_SRC)/cJSON.h:
 build:
 	mkdir -p build
 
+# Unit drivers, fuzzers and the sanitizer build use the host's glibc.
+HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -I. -I$(CJSON_SRC)
+UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
+	build/test/quote_roundtrip
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+POLICY_SRCS = policy.c path.c decide.c sha256.c util.c $(CJSON_SRC)/cJSON.c
+FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz
+FUZZ_TIME ?= 60
+
+build/test/unit_quote: test/unit_quote.c quote.c util.c
+build/test/quote_roundtrip: test/quote_roundtrip.c quote.c util.c
+build/test/unit_env: test/unit_env.c env.c util.c
+build/test/unit_sha256: test/unit_sha256.c sha256.c
+$(UNITS): | build
+	mkdir -p build/test
+	$(HOSTCC) $(HOST_CFLAGS) -o $@ $^
+
+build/fuzz/policy_fuzz: fuzz/policy_fuzz.c $(POLICY_SRCS)
+build/fuzz/quote_fuzz: fuzz/quote_fuzz.c quote.c util.c
+$(FUZZERS): | build
+	mkdir -p build/fuzz
+	clang $(FUZZ_CFLAGS) -o $@ $^
+
+# Each fuzzer for FUZZ_TIME seconds from the committed seed corpus.
+fuzz: $(FUZZERS)
+	for f in $(FUZZERS); do \
+		n=$$(basename $$f _fuzz); mkdir -p build/fuzz/corpus-$$n; \
+		$$f -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+			build/fuzz/corpus-$$n fuzz/corpus/$$n || exit 1; \
+	done
+
+# sbexec under ASan and UBSan (clang, glibc, dynamic), then every suite.
+build/asan/sbexec: $(SRCS) build/seccomp-bpf.c $(CJSON_SRC)/cJSON.c
+	mkdir -p build/asan
+	clang -std=c11 -D_GNU_SOURCE -O1 -g -I$(CJSON_SRC) \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
+		-o $@ $^
+
+asan: deps build/asan/sbexec $(UNITS)
+	SBEXEC=$(CURDIR)/build/asan/sbexec bats test/
+
 deps:
 	@scripts/deps
 
 demo: deps sbexec
 	@scripts/demo
 
-test: deps sbexec
+test: deps sbexec $(UNITS) $(FUZZERS)
 	bats test/
 
 clean:
@@ -62,4 +105,4 @@ clean:
 
 -include $(OBJS:.o=.d)
 
-.PHONY: all deps demo test clean
+.PHONY: all deps demo test fuzz asan clean

@@ -65,7 +65,7 @@ int check_print(const struct policy *pol)
 		printf("the whole host environment\n");
 	else
 		for (size_t i = 0; i <= pol->nenv_allow; i++)
-			printf(i < pol->nenv_allow ? "%s " : "\n",
+			printf(i == pol->nenv_allow ? "\n" : i ? " %s" : "%s",
 			    pol->env_allow[i]);
 	printf("limits:\n  %-16s %lld ms, then KILL after %lld ms\n",
 	    "timeout", l->timeout_ms, l->kill_after_ms);

@@ -48,7 +48,8 @@ static int bad(const struct ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "sbexec: %s: %s: ", c->file, c->key);
+	fprintf(stderr, "sbexec: %s: %s%s", c->file, c->key,
+	    c->key[0] ? ": " : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -315,6 +316,7 @@ static int key_bin_shell(struct ctx *c, const cJSON *v)
 		return -1;
 	for (size_t i = 0; i < sizeof(shells) / sizeof(*shells); i++)
 		if (strcmp(base_name(s), shells[i]) == 0) {
+			free(c->pol->bin_shell);
 			c->pol->bin_shell = xstrdup(s);
 			return 0;
 		}
@@ -326,6 +328,7 @@ static int key_bwrap(struct ctx *c, const cJSON *v)
 {
 	if (absolute(c, v->valuestring) < 0)
 		return -1;
+	free(c->pol->bwrap);
 	c->pol->bwrap = xstrdup(v->valuestring);
 	return 0;
 }
@@ -337,6 +340,9 @@ static int env_one(struct ctx *c, const char *name)
 	if (!env_name_ok(name))
 		return bad(c, "\"%s\" is not a variable name "
 		    "(^[A-Za-z_][A-Za-z0-9_]*$)", name);
+	for (size_t i = 0; i < pol->nenv_allow; i++)
+		if (strcmp(pol->env_allow[i], name) == 0)
+			return bad(c, "\"%s\" is listed twice", name);
 	pol->env_allow = xreallocarray(pol->env_allow, pol->nenv_allow + 2,
 	    sizeof(*pol->env_allow));
 	pol->env_allow[pol->nenv_allow++] = xstrdup(name);
@@ -519,6 +525,23 @@ static void set_defaults(struct policy *pol)
 	pol->audit = AUDIT_STDERR;
 }
 
+/* cJSON decodes "\u0000" into a NUL that would silently cut a key or a
+ * path short ("/etc/shadow\u0000/../x"): refuse the escape outright. An
+ * escape is a backslash preceded by an even number of backslashes. */
+static const char *nul_escape(const char *buf)
+{
+	const char *p = buf, *q;
+
+	while ((p = strstr(p, "u0000")) != NULL) {
+		for (q = p; q > buf && q[-1] == '\\'; q--)
+			;
+		if ((p - q) % 2 == 1)
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
 static int json_error(const char *name, const char *buf, const char *end)
 {
 	size_t line = 1;
@@ -542,6 +565,8 @@ int policy_parse(const char *name, const char *buf, size_t len,
 	sha256_hex(buf, len, pol->sha256);
 	if (memchr(buf, '\0', len) != NULL)
 		return bad(&c, "contains a NUL byte");
+	if (nul_escape(buf) != NULL)
+		return bad(&c, "contains \"\\u0000\", a NUL byte");
 	/* The length includes the terminator: cJSON then insists on it. */
 	root = cJSON_ParseWithLengthOpts(buf, len + 1, &end, 1);
 	if (root == NULL)
@@ -608,4 +633,26 @@ int policy_load(const char *file, struct policy *pol)
 
 	free(buf);
 	return rc;
+}
+
+void policy_free(struct policy *pol)
+{
+	for (size_t i = 0; i < pol->ncmds; i++) {
+		free(pol->cmds[i].name);
+		free(pol->cmds[i].path);
+	}
+	for (size_t i = 0; i < pol->nrules; i++) {
+		free(pol->rules[i].path);
+		free(pol->rules[i].resolved);
+	}
+	for (size_t i = 0; i < pol->nenv_allow; i++)
+		free(pol->env_allow[i]);
+	free(pol->env_allow);
+	free(pol->cmds);
+	free(pol->rules);
+	free(pol->file);
+	free(pol->bin_shell);
+	free(pol->bwrap);
+	free(pol->audit_path);
+	memset(pol, 0, sizeof(*pol));
 }

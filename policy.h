@@ -59,6 +59,9 @@ int policy_load(const char *file, struct policy *pol);
 int policy_parse(const char *name, const char *buf, size_t len,
     struct policy *pol);
 
+/* Free what policy_parse allocated, after success or failure. */
+void policy_free(struct policy *pol);
+
 enum decision { DECIDE_DENY, DECIDE_SANDBOX, DECIDE_BYPASS };
 
 /* Pure: no system call. Sets *cmd to the command when not denied. */

@@ -4,7 +4,9 @@
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
-SBEXEC="$(cd "$BATS_TEST_DIRNAME/.." && pwd)/sbexec"
+TOP="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+# make asan runs every suite against the sanitizer build instead.
+SBEXEC="${SBEXEC:-$TOP/sbexec}"
 
 # A fresh work directory (the cwd), a bin/ of symlinks to sbexec, and a
 # policy whose audit goes to a file, so stderr is the command's own.

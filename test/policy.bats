@@ -1,0 +1,628 @@
+#!/usr/bin/env bats
+# The policy: the checks on its file (DESIGN 1), its closed schema and its
+# path forms (DESIGN 2), the bypass rules (DESIGN 4), the decision, --check
+# and the options (DESIGN 7). Every refusal checks the exit status and the
+# one line that names the file and the key path.
+
+load helper
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	if [ -n "${HOME_DIR:-}" ]; then
+		rm -rf "$HOME_DIR"
+	fi
+}
+
+# The smallest valid policy, as members of the top-level object.
+CMDS='"commands": {"ffprobe": "/usr/bin/ffprobe"}'
+
+# expect_policy_error JSON KEYPATH MESSAGE: loading JSON fails with 125 and
+# exactly one line, "sbexec: FILE: KEYPATH: MESSAGE..." (MESSAGE is the
+# start of what follows the key path).
+expect_policy_error() {
+	write_policy "$1"
+	run sbx --check
+	assert_failure 125
+	assert_equal "${#lines[@]}" 1
+	[[ $output == "sbexec: $SBEXEC_POLICY: $2: $3"* ]] ||
+		fail "expected 'sbexec: $SBEXEC_POLICY: $2: $3...', got '$output'"
+}
+
+# expect_member_error MEMBERS KEYPATH MESSAGE: the same for the smallest
+# valid policy with MEMBERS (JSON) added.
+expect_member_error() {
+	expect_policy_error "{$CMDS, $1}" "$2" "$3"
+}
+
+# expect_file_error MESSAGE: loading the policy file as it is fails with
+# 125 and the one line "sbexec: FILE: MESSAGE".
+expect_file_error() {
+	run sbx --check
+	assert_failure 125
+	assert_equal "${#lines[@]}" 1
+	assert_output "sbexec: $SBEXEC_POLICY: $1"
+}
+
+# refuses_bypass NAME: NAME, listed as a command pointing at a harmless
+# binary and bypassed, is refused as an interpreter; a failure names NAME.
+refuses_bypass() {
+	write_policy "{\"commands\": {\"$1\": \"/usr/bin/ffprobe\"},
+	  \"bypass\": [\"$1\"]}"
+	run sbx --check
+	[ "$status" -eq 125 ] && [ "${#lines[@]}" -eq 1 ] &&
+	    [ "$output" = "sbexec: $SBEXEC_POLICY: bypass[0]: \"$1\" is an interpreter or launcher; it may never be bypassed" ] ||
+		fail "bypass of \"$1\": status $status, output: $output"
+}
+
+# pad_policy SIZE: a valid policy padded with spaces to exactly SIZE bytes.
+pad_policy() {
+	local json="{$CMDS}"
+	{
+		printf '%s' "$json"
+		head -c $(($1 - ${#json})) /dev/zero | tr '\0' ' '
+	} >"$SBEXEC_POLICY"
+	assert_equal "$(stat -c %s "$SBEXEC_POLICY")" "$1"
+}
+
+# audit_field TYPE FIELD: FIELD of the last audit record of TYPE, as JSON
+# (the record is parsed, so this also checks that it is valid JSON).
+audit_field() {
+	grep "\"type\":\"$1\"" "$AUDIT" | tail -n 1 |
+		python3 -c 'import json,sys; print(json.dumps(json.loads(sys.stdin.read())[sys.argv[1]]))' "$2"
+}
+
+# ---- DESIGN 2: the closed schema -----------------------------------------
+
+@test "an unknown top-level key is refused" {
+	expect_member_error '"shell": "/bin/sh"' shell "unknown key"
+}
+
+@test "an unknown key in filesystem is refused (keys are case-sensitive)" {
+	expect_member_error '"filesystem": {"denyread": []}' filesystem.denyread "unknown key"
+}
+
+@test "an unknown key in limits is refused" {
+	expect_member_error '"limits": {"timeout": 5}' limits.timeout "unknown key"
+}
+
+@test "commands must be an object" {
+	expect_policy_error '{"commands": ["/usr/bin/ffprobe"]}' commands "must be an object"
+}
+
+@test "a command's path must be a string" {
+	expect_policy_error '{"commands": {"ffprobe": true}}' commands.ffprobe "must be a string"
+}
+
+@test "bypass must be an array" {
+	expect_member_error '"bypass": "ffprobe"' bypass "must be an array"
+}
+
+@test "binShell must be a string" {
+	expect_member_error '"binShell": 1' binShell "must be a string"
+}
+
+@test "bwrap must be a string" {
+	expect_member_error '"bwrap": true' bwrap "must be a string"
+}
+
+@test "envAllowList must be an array" {
+	expect_member_error '"envAllowList": "PATH"' envAllowList "must be an array"
+}
+
+@test "an envAllowList entry must be a string" {
+	expect_member_error '"envAllowList": ["PATH", 1]' "envAllowList[1]" "must be a string"
+}
+
+@test "inheritHostEnv must be a boolean" {
+	expect_member_error '"inheritHostEnv": "false"' inheritHostEnv "must be a boolean"
+}
+
+@test "enableWeakerNestedSandbox must be a boolean" {
+	expect_member_error '"enableWeakerNestedSandbox": 0' enableWeakerNestedSandbox "must be a boolean"
+}
+
+@test "filesystem must be an object" {
+	expect_member_error '"filesystem": []' filesystem "must be an object"
+}
+
+@test "filesystem.denyRead must be an array" {
+	expect_member_error '"filesystem": {"denyRead": "/etc/shadow"}' filesystem.denyRead "must be an array"
+}
+
+@test "filesystem.privateTmp must be a boolean" {
+	expect_member_error '"filesystem": {"privateTmp": 1}' filesystem.privateTmp "must be a boolean"
+}
+
+@test "network must be a string" {
+	expect_member_error '"network": false' network "must be a string"
+}
+
+@test "allowUnixSockets must be a boolean" {
+	expect_member_error '"allowUnixSockets": null' allowUnixSockets "must be a boolean"
+}
+
+@test "limits must be an object" {
+	expect_member_error '"limits": 5' limits "must be an object"
+}
+
+@test "a limit must be a number" {
+	expect_member_error '"limits": {"timeoutMs": "5000"}' limits.timeoutMs "must be an integer"
+}
+
+@test "audit must be a string" {
+	expect_member_error '"audit": null' audit "must be a string"
+}
+
+@test "a duplicate top-level key is refused" {
+	write_policy "{$CMDS, \"audit\": \"stderr\", \"audit\": \"$AUDIT\"}"
+	run sbx --check
+	assert_failure 125
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp "^sbexec: $SBEXEC_POLICY: .*duplicate key \"audit\"$"
+}
+
+@test "a duplicate command name is refused" {
+	expect_policy_error '{"commands": {"ffprobe": "/usr/bin/ffprobe", "ffprobe": "/bin/true"}}' \
+		commands 'duplicate key "ffprobe"'
+}
+
+@test "a duplicate key in limits is refused" {
+	expect_member_error '"limits": {"timeoutMs": 5, "timeoutMs": 6}' limits 'duplicate key "timeoutMs"'
+}
+
+@test "limits.timeoutMs of 0 is out of range" {
+	expect_member_error '"limits": {"timeoutMs": 0}' limits.timeoutMs \
+		"must be an integer between 1 and 86400000"
+}
+
+@test "limits.timeoutMs above one day is out of range" {
+	expect_member_error '"limits": {"timeoutMs": 86400001}' limits.timeoutMs \
+		"must be an integer between 1 and 86400000"
+}
+
+@test "a negative limit is out of range" {
+	expect_member_error '"limits": {"killAfterMs": -1}' limits.killAfterMs \
+		"must be an integer between 0 and 86400000"
+}
+
+@test "a limit that is not an integer (1.5) is refused" {
+	expect_member_error '"limits": {"timeoutMs": 1.5}' limits.timeoutMs \
+		"must be an integer between 1 and 86400000"
+}
+
+@test "the limits at their bounds are accepted" {
+	write_policy "{$CMDS, \"limits\": {\"timeoutMs\": 86400000, \"killAfterMs\": 0}}"
+	run sbx --check
+	assert_success
+	assert_line "  timeout          86400000 ms, then KILL after 0 ms"
+}
+
+@test "a policy without commands is refused" {
+	expect_policy_error '{"audit": "stderr"}' commands "required"
+}
+
+@test "an empty commands object is refused" {
+	expect_policy_error '{"commands": {}}' commands "must name at least one command"
+}
+
+@test "a command name with a slash is refused" {
+	expect_policy_error '{"commands": {"a/b": "/usr/bin/ffprobe"}}' commands.a/b \
+		'a command name matches [A-Za-z0-9._+-]+ and is not "sbexec"'
+}
+
+@test "the command name sbexec is refused" {
+	expect_policy_error '{"commands": {"sbexec": "/usr/bin/ffprobe"}}' commands.sbexec \
+		'a command name matches [A-Za-z0-9._+-]+ and is not "sbexec"'
+}
+
+@test "a relative command path is refused" {
+	expect_policy_error '{"commands": {"ffprobe": "usr/bin/ffprobe"}}' commands.ffprobe \
+		"must be an absolute path"
+}
+
+@test "a relative binShell is refused" {
+	expect_member_error '"binShell": "bash"' binShell "must be an absolute path"
+}
+
+@test "binShell /usr/bin/fish is refused: not a shell sbexec quotes for" {
+	expect_member_error '"binShell": "/usr/bin/fish"' binShell \
+		"must be one of sh, bash, dash, zsh, ksh"
+}
+
+@test "binShell /bin/busybox is refused: not a shell sbexec quotes for" {
+	expect_member_error '"binShell": "/bin/busybox"' binShell \
+		"must be one of sh, bash, dash, zsh, ksh"
+}
+
+@test "an allowed binShell is the shell the sandbox runs" {
+	write_policy "{$CMDS, \"binShell\": \"/bin/bash\"}"
+	run sbx -n ffprobe -version
+	assert_success
+	assert_line --partial "'--' '/bin/bash' '-c' 'exec '"
+}
+
+@test "a relative bwrap is refused" {
+	expect_member_error '"bwrap": "bwrap"' bwrap "must be an absolute path"
+}
+
+@test "envAllowList name 1X is refused, naming its index" {
+	expect_member_error '"envAllowList": ["PATH", "1X"]' "envAllowList[1]" \
+		'"1X" is not a variable name (^[A-Za-z_][A-Za-z0-9_]*$)'
+}
+
+@test "envAllowList name A-B is refused, naming its index" {
+	expect_member_error '"envAllowList": ["PATH", "A-B"]' "envAllowList[1]" \
+		'"A-B" is not a variable name'
+}
+
+@test "envAllowList entry FOO=bar is refused, naming its index" {
+	expect_member_error '"envAllowList": ["PATH", "FOO=bar"]' "envAllowList[1]" \
+		'"FOO=bar" is not a variable name'
+}
+
+@test "network bridge is refused" {
+	expect_member_error '"network": "bridge"' network 'must be "none" or "host"'
+}
+
+@test "a relative audit path is refused" {
+	expect_member_error '"audit": "audit.log"' audit \
+		'must be "stderr", "syslog" or an absolute file path'
+}
+
+@test "a relative filesystem path is refused" {
+	expect_member_error '"filesystem": {"denyRead": ["etc/shadow"]}' "filesystem.denyRead[0]" \
+		'"etc/shadow": must be an absolute path, "~/..." or "./..."'
+}
+
+@test "a filesystem path with a glob is refused" {
+	expect_member_error '"filesystem": {"allowRead": ["/usr", "/etc/*"]}' "filesystem.allowRead[1]" \
+		'"/etc/*": glob characters are not supported'
+}
+
+@test "a filesystem path with .. is refused" {
+	expect_member_error '"filesystem": {"allowWrite": ["./out/../.."]}' "filesystem.allowWrite[0]" \
+		'"./out/../..": must not contain ".."'
+}
+
+@test "invalid JSON is refused with its line number" {
+	write_policy "{
+  $CMDS,
+  \"network\": none
+}"
+	expect_file_error "line 3: invalid JSON"
+}
+
+@test "trailing garbage after the object is refused" {
+	write_policy "{$CMDS}
+{}"
+	expect_file_error "line 2: invalid JSON"
+}
+
+@test "a JSON array at the top level is refused" {
+	write_policy "[{$CMDS}]"
+	expect_file_error "must be a JSON object"
+}
+
+@test "a NUL byte in the policy file is refused" {
+	printf '{%s}\0\n' "$CMDS" >"$SBEXEC_POLICY"
+	run sbx --check
+	assert_failure 125
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp "^sbexec: $SBEXEC_POLICY: .*contains a NUL byte$"
+}
+
+@test "an error at the top level is not printed with an empty key path" {
+	write_policy "{$CMDS, \"audit\": \"stderr\", \"audit\": \"stderr\"}"
+	run sbx --check
+	assert_failure 125
+	refute_output --partial "$SBEXEC_POLICY: : "
+	printf '{%s}\0\n' "$CMDS" >"$SBEXEC_POLICY"
+	run sbx --check
+	assert_failure 125
+	refute_output --partial "$SBEXEC_POLICY: : "
+}
+
+@test "a \\u0000 escape is refused, not used to truncate a key or a string" {
+	# Decoded, each would read as "audit", "/etc/shadow" (the ".." unseen)
+	# and "/usr/bin/ffprobe".
+	for json in \
+	    '{"commands": {"ffprobe": "/usr/bin/ffprobe"}, "audit\u0000junk": "stderr"}' \
+	    '{"commands": {"ffprobe": "/usr/bin/ffprobe"}, "filesystem": {"denyRead": ["/etc/shadow\u0000/../x"]}}' \
+	    '{"commands": {"ffprobe": "/usr/bin/ffprobe\u0000junk"}}'; do
+		write_policy "$json"
+		run sbx --check
+		[ "$status" -eq 125 ] && [ "${#lines[@]}" -eq 1 ] &&
+		    [[ $output == "sbexec: $SBEXEC_POLICY: "* ]] ||
+			fail "accepted $json: status $status, output: $output"
+	done
+}
+
+@test "an envAllowList name listed twice is refused" {
+	expect_member_error '"envAllowList": ["PATH", "PATH"]' 'envAllowList[1]' '"PATH" is listed twice'
+}
+
+@test "an invalid policy stops the command before it runs" {
+	write_policy '{"commands": {"sh": "/bin/sh"}, "limits": {"timeoutMs": 0}}'
+	run sbx sh -c 'touch ran'
+	assert_failure 125
+	assert_output "sbexec: $SBEXEC_POLICY: limits.timeoutMs: must be an integer between 1 and 86400000"
+	[ ! -e ran ]
+}
+
+# ---- DESIGN 1: the policy file ------------------------------------------
+
+@test "a group-writable policy file is refused" {
+	chmod 664 "$SBEXEC_POLICY"
+	expect_file_error "writable by group or others; refused (chmod go-w $SBEXEC_POLICY)"
+}
+
+@test "a world-writable policy file is refused" {
+	chmod 646 "$SBEXEC_POLICY"
+	expect_file_error "writable by group or others; refused (chmod go-w $SBEXEC_POLICY)"
+}
+
+@test "a directory as the policy is refused" {
+	mkdir "$T/policy.d"
+	run sbx -p "$T/policy.d" --check
+	assert_failure 125
+	assert_output "sbexec: $T/policy.d: not a regular file"
+}
+
+@test "a FIFO as the policy is refused without hanging" {
+	mkfifo "$T/policy.fifo"
+	run timeout 10 "$SBEXEC" -p "$T/policy.fifo" --check
+	assert_failure 125
+	assert_output "sbexec: $T/policy.fifo: not a regular file"
+}
+
+@test "a policy file larger than 1 MiB is refused" {
+	pad_policy $((1024 * 1024 + 1))
+	expect_file_error "larger than 1048576 bytes; refused"
+}
+
+@test "a policy file of exactly 1 MiB is accepted" {
+	pad_policy $((1024 * 1024))
+	run sbx --check
+	assert_success
+	assert_output --partial "$SBEXEC_POLICY: 0 warnings"
+}
+
+@test "a policy file owned by another user is refused" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to chown"
+	chown 65534 "$SBEXEC_POLICY"
+	expect_file_error "owned by uid 65534, not by root or the invoking user; refused"
+}
+
+@test "a missing policy file names -p and \$SBEXEC_POLICY" {
+	export SBEXEC_POLICY="$T/none.json"
+	run sbx --check
+	assert_failure 125
+	assert_output "sbexec: $T/none.json: no policy file; name one with -p FILE or \$SBEXEC_POLICY"
+}
+
+@test "-p FILE beats \$SBEXEC_POLICY" {
+	cp "$SBEXEC_POLICY" "$T/other.json"
+	export SBEXEC_POLICY="$T/none.json"
+	run sbx -p "$T/other.json" --check
+	assert_success
+	assert_line --index 0 --partial "policy $T/other.json (sha256 "
+	run sbx --policy="$T/other.json" --check
+	assert_success
+	assert_line --index 0 --partial "policy $T/other.json (sha256 "
+}
+
+@test "without -p or \$SBEXEC_POLICY the policy is /etc/sbexec/policy.json" {
+	unset SBEXEC_POLICY
+	run sbx --check
+	assert_output --partial "/etc/sbexec/policy.json"
+	refute_output --partial "$T"
+}
+
+# ---- DESIGN 2: defaults --------------------------------------------------
+
+@test "envAllowList replaces the default: [\"LANG\"] passes LANG and drops PATH" {
+	write_policy "{$CMDS, \"envAllowList\": [\"LANG\"]}"
+	export LANG=C.UTF-8 PATH
+	run sbx -n ffprobe
+	assert_success
+	assert_line "decision: sandbox"
+	assert_line "env: LANG"
+}
+
+@test "without envAllowList only PATH is passed" {
+	export LANG=C.UTF-8 PATH
+	run sbx -n ffprobe
+	assert_success
+	assert_line "env: PATH"
+}
+
+@test "envAllowList names unset on the host are skipped" {
+	write_policy "{$CMDS, \"envAllowList\": [\"PATH\", \"SBEXEC_TEST_UNSET\", \"LANG\"]}"
+	unset SBEXEC_TEST_UNSET
+	export LANG=C.UTF-8
+	run sbx -n ffprobe
+	assert_success
+	assert_line "env: PATH LANG"
+}
+
+# ---- DESIGN 4: bypass and interpreters -----------------------------------
+
+@test "bypass of a name that is not a command is refused" {
+	expect_member_error '"bypass": ["probe"]' "bypass[0]" '"probe" is not a key of commands'
+}
+
+@test "shells are never bypassed" {
+	for name in sh bash busybox; do refuses_bypass "$name"; done
+}
+
+@test "launchers are never bypassed" {
+	for name in env xargs find timeout sudo make; do refuses_bypass "$name"; done
+}
+
+@test "interpreters are never bypassed" {
+	for name in awk sed perl node ruby php vim R; do refuses_bypass "$name"; done
+}
+
+@test "interpreters with a version suffix are never bypassed" {
+	for name in python3.11 lua5.4 perl5.36; do refuses_bypass "$name"; done
+}
+
+@test "a harmless name whose target resolves to bash is never bypassed" {
+	ln -s /bin/bash "$T/probe"
+	write_policy "{\"commands\": {\"probe\": \"$T/probe\"}, \"bypass\": [\"probe\"]}"
+	expect_file_error "bypass[0]: \"probe\" resolves to $(realpath /bin/bash), an interpreter or launcher; it may never be bypassed"
+}
+
+@test "a #! script is never bypassed" {
+	printf '#!/bin/sh\necho hi\n' >"$T/tool"
+	chmod 755 "$T/tool"
+	write_policy "{\"commands\": {\"tool\": \"$T/tool\"}, \"bypass\": [\"tool\"]}"
+	expect_file_error "bypass[0]: \"tool\" is a #! script; it may never be bypassed"
+}
+
+@test "a bypassed command runs directly, without bwrap" {
+	write_policy "{\"commands\": {\"true\": \"/bin/true\"}, \"bypass\": [\"true\"]}"
+	run sbx -n true a
+	assert_success
+	assert_line "decision: bypass"
+	assert_line "argv: '/bin/true' 'a'"
+}
+
+@test "a plain bypass runs and is a loud audit record" {
+	write_policy "{\"commands\": {\"true\": \"/bin/true\"}, \"bypass\": [\"true\"],
+	  \"audit\": \"$AUDIT\"}"
+	run sbx true
+	assert_success
+	assert_equal "$(audit_field start cmd)" '"true"'
+	assert_equal "$(audit_field start mode)" '"bypass"'
+	assert_equal "$(audit_field start loud)" true
+}
+
+@test "--check warns that bypassing ffprobe trusts argv with ladspa and frei0r" {
+	write_policy "{$CMDS, \"bypass\": [\"ffprobe\"]}"
+	run sbx --check
+	assert_success
+	assert_line --partial "  ffprobe    /usr/bin/ffprobe  BYPASS: no sandbox"
+	assert_line --regexp "^warning: bypass: ffprobe loads shared objects through filters \(ladspa, frei0r\)"
+	assert_line "$SBEXEC_POLICY: 1 warning"
+}
+
+@test "--check warns about FFREPORT, http_proxy, FFMPEG_DATADIR and HOME in envAllowList" {
+	write_policy "{$CMDS, \"envAllowList\": [\"PATH\", \"FFREPORT\", \"http_proxy\", \"FFMPEG_DATADIR\", \"HOME\"]}"
+	run sbx --check
+	assert_success
+	for name in FFREPORT http_proxy FFMPEG_DATADIR HOME; do
+		assert_line --regexp "^warning: envAllowList: $name .*; remove it from envAllowList$"
+	done
+	assert_line "$SBEXEC_POLICY: 4 warnings"
+}
+
+# ---- the decision ----------------------------------------------------------
+
+@test "a name not in commands is denied with 126 and a deny record" {
+	run sbx nope -version
+	assert_failure 126
+	assert_output "sbexec: nope: not a command of the policy $SBEXEC_POLICY; denied"
+	assert_equal "$(audit_field deny cmd)" '"nope"'
+	assert_equal "$(audit_field deny reason)" '"not a command of the policy"'
+}
+
+@test "a bash symlink to sbexec, bash not in the policy, runs nothing" {
+	ln -s "$SBEXEC" "$BIN/bash"
+	run "$BIN/bash" -c 'touch pwned'
+	assert_failure 126
+	assert_output "sbexec: bash: not a command of the policy $SBEXEC_POLICY; denied"
+	[ ! -e pwned ]
+	assert_equal "$(audit_field deny cmd)" '"bash"'
+	refute grep -q '"type":"start"' "$AUDIT"
+}
+
+# ---- --check ---------------------------------------------------------------
+
+@test "--check summarises a valid policy with 0 warnings" {
+	mkdir "$T/secret"
+	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\", \"ffmpeg\": \"/usr/bin/ffmpeg\"},
+	  \"filesystem\": {\"denyRead\": [\"$T/secret\"], \"allowWrite\": [\".\"]}}"
+	run sbx --check
+	assert_success
+	assert_line "  ffprobe    /usr/bin/ffprobe"
+	assert_line "  ffmpeg     /usr/bin/ffmpeg"
+	assert_line "  hidden     $(realpath "$T/secret")"
+	assert_line "  writable   $(pwd -P)"
+	assert_line "network: none (loopback only)"
+	assert_line "$SBEXEC_POLICY: 0 warnings"
+}
+
+@test "--check notes a path that does not exist" {
+	write_policy "{$CMDS, \"filesystem\": {\"denyRead\": [\"/nonexistent/sbexec-test\"]}}"
+	run sbx --check
+	assert_success
+	assert_line "  hidden     /nonexistent/sbexec-test (does not exist; skipped)"
+}
+
+# ---- DESIGN 7 and the options ----------------------------------------------
+
+@test "-h prints the usage with the exit status table" {
+	for opt in -h --help; do
+		run sbx "$opt"
+		assert_success
+		assert_line --index 0 --partial "usage: sbexec [-p FILE]"
+		assert_line "Exit status:"
+		assert_line --regexp "^  124 +timed out$"
+		assert_line --regexp "^  125 +sbexec failed: usage, invalid or unsafe policy"
+		assert_line --regexp "^  126 +denied by policy"
+		assert_line --regexp "^  127 +the target does not exist$"
+		assert_line --regexp "^  128\+N +the command was killed by signal N$"
+	done
+}
+
+@test "-V prints the version" {
+	for opt in -V --version; do
+		run sbx "$opt"
+		assert_success
+		assert_output "sbexec 0.1.0"
+	done
+}
+
+@test "an unknown option is a usage error" {
+	run sbx --frobnicate ffprobe
+	assert_failure 125
+	assert_line --index 0 "sbexec: unknown option or missing argument"
+	assert_line --index 1 --partial "usage: sbexec"
+}
+
+@test "sbexec without a command is a usage error" {
+	run sbx
+	assert_failure 125
+	assert_line --index 0 "sbexec: no command given"
+	assert_line --index 1 --partial "usage: sbexec"
+}
+
+# ---- DESIGN 2: path forms ------------------------------------------------
+
+@test "~/x is the passwd home of the invoking user, not \$HOME" {
+	local home
+	home=$(getent passwd "$(id -u)" | cut -d: -f6)
+	[ -d "$home" ] && [ -w "$home" ] || skip "the passwd home $home is not a writable directory"
+	HOME_DIR=$(mktemp -d "$home/.sbexec-test.XXXXXX")
+	mkdir -p "$T/fakehome/${HOME_DIR##*/}"
+	export HOME="$T/fakehome"
+	write_policy "{$CMDS, \"filesystem\": {\"denyRead\": [\"~/${HOME_DIR##*/}\"], \"allowWrite\": [\"~\"]}}"
+	run sbx --check
+	assert_success
+	assert_line "  hidden     $(realpath "$HOME_DIR")"
+	assert_line "  writable   $(realpath "$home")"
+	refute_output --partial fakehome
+}
+
+@test "./x is the working directory at invocation" {
+	mkdir out
+	write_policy "{$CMDS, \"filesystem\": {\"allowWrite\": [\"./out\"], \"denyWrite\": [\".\"]}}"
+	run sbx --check
+	assert_success
+	assert_line "  writable   $(pwd -P)/out"
+	assert_line "  read-only  $(pwd -P)"
+}
