@@ -54,7 +54,7 @@ UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/quote_roundtrip
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-POLICY_SRCS = policy.c path.c decide.c sha256.c util.c $(CJSON_SRC)/cJSON.c
+POLICY_SRCS = policy.c path.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz
 FUZZ_TIME ?= 60
 
@@ -73,12 +73,8 @@ $(FUZZERS): | build
 	clang $(FUZZ_CFLAGS) -o $@ $^
 
 # Each fuzzer for FUZZ_TIME seconds from the committed seed corpus.
-fuzz: $(FUZZERS)
-	for f in $(FUZZERS); do \
-		n=$$(basename $$f _fuzz); mkdir -p build/fuzz/corpus-$$n; \
-		$$f -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
-			build/fuzz/corpus-$$n fuzz/corpus/$$n || exit 1; \
-	done
+fuzz: deps $(FUZZERS)
+	FUZZ_TIME=$(FUZZ_TIME) bats -f libFuzzer test/units.bats
 
 # sbexec under ASan and UBSan (clang, glibc, dynamic), then every suite.
 build/asan/sbexec: $(SRCS) build/seccomp-bpf.c $(CJSON_SRC)/cJSON.c
@@ -89,7 +85,7 @@ build/asan/sbexec: $(SRCS) build/seccomp-bpf.c $(CJSON_SRC)/cJSON.c
 		-o $@ $^
 
 asan: deps build/asan/sbexec $(UNITS)
-	SBEXEC=$(CURDIR)/build/asan/sbexec bats test/
+	SBEXEC=$(CURDIR)/build/asan/sbexec FUZZ_TIME=0 bats test/
 
 deps:
 	@scripts/deps

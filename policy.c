@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cJSON.h"
+#include "env.h"
 #include "path.h"
 #include "policy.h"
 #include "sha256.h"
@@ -211,19 +212,13 @@ static int name_ok(const char *s, const char *first, const char *rest)
 	return 1;
 }
 
-#define LETTERS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-#define ALNUM LETTERS "0123456789"
+#define ALNUM "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 static int command_name_ok(const char *s)
 {
 	return name_ok(s, ALNUM "._+-", ALNUM "._+-") &&
 	    strcmp(s, "sbexec") != 0 && strcmp(s, ".") != 0 &&
 	    strcmp(s, "..") != 0;
-}
-
-static int env_name_ok(const char *s)
-{
-	return name_ok(s, LETTERS "_", ALNUM "_");
 }
 
 static int absolute(struct ctx *c, const char *s)
@@ -337,7 +332,7 @@ static int env_one(struct ctx *c, const char *name)
 {
 	struct policy *pol = c->pol;
 
-	if (!env_name_ok(name))
+	if (!env_name_valid(name))
 		return bad(c, "\"%s\" is not a variable name "
 		    "(^[A-Za-z_][A-Za-z0-9_]*$)", name);
 	for (size_t i = 0; i < pol->nenv_allow; i++)

@@ -38,6 +38,8 @@ char *quote_command(char *const *argv, size_t max)
 	size_t len = sizeof(prefix) - 1;
 	char *buf, *p;
 
+	if (len > max)
+		return NULL;
 	for (char *const *a = argv; *a != NULL; a++) {
 		len += 1 + quote_len(*a);
 		if (len > max)

@@ -16,10 +16,13 @@
 #define ARG_STRLEN_MAX (32 * 4096 - 1)
 
 /* Writing these later runs code on the host: they stay read-only inside
- * every allowWrite path (DESIGN 2). */
+ * every allowWrite path (DESIGN 2). .zshenv, .zlogin and .bash_login
+ * are read by the same shells as their listed siblings (zsh -c reads
+ * .zshenv before anything else), so they are here too. */
 static const char *const protected_names[] = {
 	".git", ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile",
-	".profile", ".zshrc", ".zprofile", ".envrc", ".vscode", ".idea",
+	".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
+	".zlogin", ".envrc", ".vscode", ".idea",
 };
 
 enum view { HIDDEN, READ_ONLY, WRITABLE };

@@ -9,6 +9,9 @@
 #include "util.h"
 
 static void vmsg(const char *fmt, va_list ap, int errnum)
+	__attribute__((format(printf, 1, 0)));
+
+static void vmsg(const char *fmt, va_list ap, int errnum)
 {
 	fputs("sbexec: ", stderr);
 	vfprintf(stderr, fmt, ap);

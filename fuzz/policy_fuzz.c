@@ -1,12 +1,11 @@
 /* policy_fuzz: libFuzzer target for the policy loader. Any bytes in:
  * it must accept or reject without a crash, a leak or undefined
- * behaviour, and an accepted policy must satisfy the schema's rules. */
+ * behaviour, and an accepted policy must satisfy the schema's rules.
+ * Every rejection prints a line: run it with -close_fd_mask=2. */
 #include <assert.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "policy.h"
 
@@ -27,14 +26,9 @@ static void check_accepted(const struct policy *pol)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int quiet;
 	struct policy pol;
 	char *buf = malloc(size + 1);
 
-	if (!quiet) {		/* every rejection prints a line */
-		freopen("/dev/null", "w", stderr);
-		quiet = 1;
-	}
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	if (policy_parse("fuzz.json", buf, size, &pol) == 0)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bats
+# The C unit drivers, the quoting proof across five shells and the
+# fuzzers, built by `make test` into build/ and run here so that their
+# results count with the rest.
+
+load helper
+
+B="$TOP/build"
+
+@test "quote.c: unit tests" {
+	run "$B/test/unit_quote"
+	assert_success
+	refute_output --partial "not ok"
+}
+
+@test "env.c: unit tests" {
+	run "$B/test/unit_env"
+	assert_success
+	refute_output --partial "not ok"
+}
+
+@test "sha256.c: FIPS 180-4 vectors" {
+	run "$B/test/unit_sha256"
+	assert_success
+	refute_output --partial "not ok"
+}
+
+@test "quoting round-trips 10000 random argv per shell through sh, bash, dash, zsh and ksh" {
+	run "$B/test/quote_roundtrip" 10000
+	assert_success
+	refute_output --partial "not ok"
+	for sh in /bin/sh /bin/bash /bin/dash /usr/bin/zsh /usr/bin/ksh; do
+		assert_output --partial "ok"
+		assert_output --partial "$sh"
+	done
+}
+
+# FUZZ_TIME=0 skips these (make asan, quick local runs); CI runs 60 s each.
+fuzz() {
+	local name=$1 secs=${FUZZ_TIME:-60}
+	[ "$secs" -gt 0 ] || skip "FUZZ_TIME=0"
+	mkdir -p "$B/fuzz/corpus-$name"
+	run "$B/fuzz/${name}_fuzz" -max_total_time="$secs" -close_fd_mask=2 \
+		"$B/fuzz/corpus-$name" "$TOP/fuzz/corpus/$name"
+	assert_success
+	assert_output --partial "Done"
+	refute_output --partial "ERROR: "
+}
+
+@test "the policy loader survives libFuzzer (ASan, UBSan, leaks)" {
+	fuzz policy
+}
+
+@test "quoting round-trips under libFuzzer" {
+	fuzz quote
+}
