@@ -90,6 +90,28 @@ asan: deps build/asan/sbexec $(UNITS)
 deps:
 	@scripts/deps
 
+MAN1 = $(DESTDIR)$(PREFIX)/share/man/man1
+MAN5 = $(DESTDIR)$(PREFIX)/share/man/man5
+FARM = $(DESTDIR)$(PREFIX)/lib/sbexec/bin
+ETC = $(DESTDIR)$(SYSCONFDIR)/sbexec
+
+# The admin's policy is never overwritten; the farm's links are relative
+# so that a DESTDIR staging tree stays correct once copied into place.
+install: sbexec
+	install -d $(DESTDIR)$(PREFIX)/bin $(MAN1) $(MAN5) $(FARM) $(ETC)
+	install -m 755 sbexec $(DESTDIR)$(PREFIX)/bin/sbexec
+	install -m 644 man/sbexec.1 $(MAN1)/sbexec.1
+	install -m 644 man/sbexec.json.5 $(MAN5)/sbexec.json.5
+	[ -e $(ETC)/policy.json ] || \
+		install -m 644 policy.example.json $(ETC)/policy.json
+	for n in ffmpeg ffprobe; do ln -sfn ../../../bin/sbexec $(FARM)/$$n; done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/sbexec $(MAN1)/sbexec.1 \
+		$(MAN5)/sbexec.json.5 $(FARM)/ffmpeg $(FARM)/ffprobe
+	-rmdir $(FARM) $(DESTDIR)$(PREFIX)/lib/sbexec
+	@echo "uninstall: $(ETC)/policy.json is left in place"
+
 demo: deps sbexec
 	@scripts/demo
 
@@ -101,4 +123,4 @@ clean:
 
 -include $(OBJS:.o=.d)
 
-.PHONY: all deps demo test fuzz asan clean
+.PHONY: all deps demo test fuzz asan install uninstall clean

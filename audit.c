@@ -115,12 +115,13 @@ static void head(struct json *j, const char *type)
 
 static int emit(struct json *j)
 {
-	const char *buf = j->buf;
+	const char *buf;
 	size_t len;
 	char *line = NULL;
 	ssize_t n;
 
-	json_end(j);
+	json_end(j);		/* may move j->buf */
+	buf = j->buf;
 	len = j->len;
 	if (a.sink == AUDIT_SYSLOG) {
 		line = xasprintf("<%d>sbexec[%ld]: %.*s", SYSLOG_PRI,
