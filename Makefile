@@ -17,7 +17,7 @@ endif
 LDFLAGS += -static
 
 SRCS = sbexec.c options.c policy.c path.c decide.c env.c quote.c \
-	sandbox.c audit.c json.c sha256.c supervise.c pump.c check.c util.c
+	sandbox.c mounts.c audit.c json.c sha256.c supervise.c pump.c check.c util.c
 OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec

@@ -374,8 +374,8 @@ static int add_rule(struct ctx *c, const char *s, enum fs_kind kind)
 	r = &pol->rules[pol->nrules++];
 	r->path = xstrdup(s);
 	r->kind = kind;
+	r->expanded = norm;
 	r->resolved = path_resolve(norm);
-	free(norm);
 	return 0;
 }
 
@@ -638,6 +638,7 @@ void policy_free(struct policy *pol)
 	}
 	for (size_t i = 0; i < pol->nrules; i++) {
 		free(pol->rules[i].path);
+		free(pol->rules[i].expanded);
 		free(pol->rules[i].resolved);
 	}
 	for (size_t i = 0; i < pol->nenv_allow; i++)

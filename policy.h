@@ -15,6 +15,7 @@ enum fs_kind {
 
 struct fs_rule {
 	char *path;		/* as written in the policy */
+	char *expanded;		/* absolute and normal, symlinks kept */
 	char *resolved;		/* absolute, symlinks resolved; NULL: absent */
 	enum fs_kind kind;
 };

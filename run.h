@@ -19,6 +19,9 @@ void supervise_init(void);
 int supervise(const struct policy *pol, const struct command *cmd,
     char *const *argv, char *const *envp, int seccomp);
 
+/* Exit with STATUS, or die of signal STATUS-128 when it names one. */
+_Noreturn void exit_like(int status);
+
 /* --check and --link, in check.c. */
 int check_print(const struct policy *pol);
 int link_commands(const struct policy *pol, const char *dir);

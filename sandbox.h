@@ -13,8 +13,7 @@ struct sandbox_io {
 
 /* Append to OUT the whole argv: bwrap, its options, binShell and the
  * command string for CMD with ARGS (argv of the command without its
- * name). Returns -1, having said why, when the policy hides the working
- * directory. */
+ * name). Returns 0, or the exit status of mounts_plan's refusal. */
 int sandbox_argv(const struct policy *pol, const struct command *cmd,
     char *const *args, const struct sandbox_io *io, struct strv *out);
 

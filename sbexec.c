@@ -149,10 +149,12 @@ int main(int argc, char **argv)
 	if (d == DECIDE_BYPASS) {
 		strv_push(&run_argv, cmd->path);
 		strv_pushn(&run_argv, (const char *const *)o.args, o.nargs);
-	} else if (sandbox_argv(&pol, cmd, o.args, &io, &run_argv) < 0) {
+	} else if ((status = sandbox_argv(&pol, cmd, o.args, &io,
+	    &run_argv)) != 0) {
 		if (o.mode == MODE_RUN)
-			audit_error(cmd->name, "the working directory is hidden");
-		exit(EXIT_DENIED);
+			audit_error(cmd->name, "the sandbox was refused: see "
+			    "the message on stderr");
+		exit(status);
 	}
 	if (o.mode == MODE_DRY_RUN) {
 		print_env(envp);
@@ -161,6 +163,6 @@ int main(int argc, char **argv)
 	}
 	if (audit_start(&pol, cmd, o.cmd_argv, io.cwd) < 0)
 		exit(EXIT_SBEXEC);
-	return supervise(&pol, cmd, run_argv.v, envp,
-	    d == DECIDE_SANDBOX ? sandbox_seccomp(&pol) : -1);
+	exit_like(supervise(&pol, cmd, run_argv.v, envp,
+	    d == DECIDE_SANDBOX ? sandbox_seccomp(&pol) : -1));
 }

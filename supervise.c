@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -87,13 +88,19 @@ static void set_limits(const struct limits *l)
 	}
 }
 
-/* Put FD at TARGET in the child (without close-on-exec). */
-static void place_fd(int fd, int target)
+/* Put FDS at TARGETS in the child (without close-on-exec). Each is
+ * first copied out of the way: a source may sit on another's target. */
+static void place_fds(const int *fds, const int *targets, size_t n)
 {
-	int high = fd < 0 ? -1 : fcntl(fd, F_DUPFD, 16);
+	int high[4];
 
-	if (fd >= 0 && (high < 0 || dup2(high, target) < 0))
-		child_fail(EXIT_SBEXEC, "dup2");
+	for (size_t i = 0; i < n; i++)
+		if ((high[i] = fds[i] < 0 ? -1 : fcntl(fds[i], F_DUPFD, 16)) < 0
+		    && fds[i] >= 0)
+			child_fail(EXIT_SBEXEC, "fcntl");
+	for (size_t i = 0; i < n; i++)
+		if (high[i] >= 0 && dup2(high[i], targets[i]) < 0)
+			child_fail(EXIT_SBEXEC, "dup2");
 }
 
 static _Noreturn void child(struct sup *s, char *const *argv,
@@ -106,11 +113,7 @@ static _Noreturn void child(struct sup *s, char *const *argv,
 	 * which gives it to the command, not to bwrap, which would die. */
 	if (s->sandboxed)
 		setpgid(0, 0);
-	if ((fds[0] >= 0 && dup2(fds[0], 1) < 0) ||
-	    (fds[1] >= 0 && dup2(fds[1], 2) < 0))
-		child_fail(EXIT_SBEXEC, "dup2");
-	place_fd(fds[2], STATUS_FD);
-	place_fd(fds[3], SECCOMP_FD);
+	place_fds(fds, (const int[]){ 1, 2, STATUS_FD, SECCOMP_FD }, 4);
 	syscall(SYS_close_range, s->sandboxed ? 5U : 3U, ~0U, 0U);
 	set_limits(&s->pol->limits);
 	sigaction(SIGPIPE, &orig_pipe, NULL);
@@ -128,24 +131,49 @@ static void make_pipe(int fd[2], int *child_end)
 	*child_end = fd[1];
 }
 
+/* 1 when descriptors A and B are the same file: "2>&1". */
+static int same_file(int a, int b)
+{
+	struct stat x, y;
+
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 &&
+	    x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* Output goes through pipes that sbexec copies under the cap, with three
+ * exceptions: no cap (the command gets sbexec's descriptors), a terminal
+ * (passed as it is, so ffmpeg keeps its colours and progress line), and
+ * stdout and stderr the same file, which get one pipe so that their
+ * order is kept. */
+static void output_pipes(struct sup *s, int fds[2])
+{
+	long long cap = s->pol->limits.max_output_bytes;
+	int p[2], merged = same_file(1, 2);
+
+	s->out.src = s->err.src = -1;
+	if (cap == 0)
+		return;
+	if (!isatty(1)) {
+		make_pipe(p, &fds[0]);
+		s->out = (struct stream){ "stdout", p[0], 1, cap, 0, 0, 0, 0,
+		    "", 0 };
+	}
+	if (merged) {
+		fds[1] = fds[0];
+	} else if (!isatty(2)) {
+		make_pipe(p, &fds[1]);
+		s->err = (struct stream){ "stderr", p[0], 2, cap, 0, 0, 0, 1,
+		    "", 0 };
+	}
+}
+
 static void spawn(struct sup *s, char *const *argv, char *const *envp,
     int seccomp)
 {
-	int out[2], err[2], st[2], fds[4] = { -1, -1, -1, seccomp };
-	long long cap = s->pol->limits.max_output_bytes;
+	int st[2], fds[4] = { -1, -1, -1, seccomp };
 	pid_t parent = getpid();
 
-	/* Unlimited output: the command gets sbexec's own descriptors. */
-	if (cap > 0) {
-		make_pipe(out, &fds[0]);
-		make_pipe(err, &fds[1]);
-		s->out = (struct stream){ "stdout", out[0], 1, cap, 0, 0, 0, 0,
-		    "", 0 };
-		s->err = (struct stream){ "stderr", err[0], 2, cap, 0, 0, 0, 1,
-		    "", 0 };
-	} else {
-		s->out.src = s->err.src = -1;
-	}
+	output_pipes(s, fds);
 	if (s->sandboxed) {
 		make_pipe(st, &fds[2]);
 		s->status_fd = st[0];
@@ -156,7 +184,7 @@ static void spawn(struct sup *s, char *const *argv, char *const *envp,
 	if (s->child == 0)
 		child(s, argv, envp, fds, parent);
 	for (int i = 0; i < 3; i++)
-		if (fds[i] >= 0)
+		if (fds[i] >= 0 && (i == 0 || fds[i] != fds[i - 1]))
 			close(fds[i]);
 }
 
@@ -454,4 +482,27 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	status = exit_status(&s);
 	record_end(&s, status);
 	return status;
+}
+
+/* A command killed by signal N: die of N too (after the end record), as
+ * coreutils timeout does, so that a caller sees a signal (Python's
+ * returncode -N), not 128+N. In the sandbox only bwrap's 128+N is known;
+ * N is taken to be the signal. Falls back to exiting 128+N. */
+_Noreturn void exit_like(int status)
+{
+	int sig = status - 128;
+	struct rlimit none = { 0, 0 };
+	sigset_t set;
+
+	if (sig > 0 && sig < 32 && sig != SIGSTOP && sig != SIGTSTP &&
+	    sig != SIGTTIN && sig != SIGTTOU) {
+		fflush(NULL);
+		setrlimit(RLIMIT_CORE, &none);	/* no core of sbexec's own */
+		signal(sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+	}
+	exit(status);
 }

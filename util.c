@@ -111,6 +111,15 @@ void strv_pushn(struct strv *sv, const char *const *items, size_t n)
 		strv_push(sv, items[i]);
 }
 
+void strv_add(struct strv *sv, const char *a, const char *b, const char *c)
+{
+	strv_push(sv, a);
+	if (b != NULL)
+		strv_push(sv, b);
+	if (c != NULL)
+		strv_push(sv, c);
+}
+
 void strv_free(struct strv *sv)
 {
 	for (size_t i = 0; i < sv->n; i++)

@@ -31,6 +31,8 @@ struct strv {
 };
 void strv_push(struct strv *sv, const char *s);
 void strv_pushn(struct strv *sv, const char *const *items, size_t n);
+/* A, then B and C unless NULL: an option and its arguments. */
+void strv_add(struct strv *sv, const char *a, const char *b, const char *c);
 void strv_free(struct strv *sv);
 
 const char *base_name(const char *path);

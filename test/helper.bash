@@ -1,6 +1,7 @@
 # helper.bash: shared set-up for the bats suites. Every test runs the real
 # sbexec binary against the real ffmpeg, ffprobe and bubblewrap.
 
+bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 

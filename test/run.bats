@@ -34,3 +34,12 @@ setup() {
 		refute_output --partial sbexec
 	done
 }
+
+@test "the default audit sink, stderr, carries both records and the command runs" {
+	write_policy '{"commands": {"ffprobe": "/usr/bin/ffprobe"}}'
+	run --separate-stderr "$BIN/ffprobe" -v error -show_entries format=nb_streams -of csv=p=0 sample.mp4
+	assert_success
+	assert_output 2
+	[[ ${stderr_lines[0]} == '{"type":"start",'* ]]
+	[[ ${stderr_lines[1]} == '{"type":"end",'* ]]
+}

@@ -22,6 +22,9 @@ static const char *const denied[] = {
 	"add_key", "request_key", "bpf", "userfaultfd", "perf_event_open",
 	"mount", "umount2", "pivot_root", "kexec_load", "kexec_file_load",
 	"init_module", "finit_module", "delete_module",
+	/* io_uring opens sockets without socket(2) (IORING_OP_SOCKET), out
+	 * of the reach of the AF_UNIX rule. */
+	"io_uring_setup", "io_uring_enter", "io_uring_register",
 };
 
 static void fail(const char *what, int rc)
@@ -54,8 +57,11 @@ static scmp_filter_ctx build(int allow_unix)
 	struct scmp_arg_cmp linux_ = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 	    TIOCLINUX);
 	/* A Unix socket on a read-only bind can still be connected to:
-	 * /run/docker.sock is root on the host. */
-	struct scmp_arg_cmp unix_ = SCMP_A0(SCMP_CMP_EQ, AF_UNIX);
+	 * /run/docker.sock is root on the host. The kernel reads the
+	 * domain as an int: compare the low 32 bits only, else
+	 * (1 << 32 | AF_UNIX) gets through. */
+	struct scmp_arg_cmp unix_ = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+	    AF_UNIX);
 
 	if (ctx == NULL)
 		fail("seccomp_init", 0);

@@ -1,0 +1,571 @@
+#!/usr/bin/env bats
+# The escape battery: attacks a hostile argv (or a hostile process in the
+# sandbox) would try, each run with the real ffmpeg, ffprobe or tool. Every
+# attack is first shown to WORK without sbexec (same command, direct), then
+# to FAIL through sbexec, asserting that the secret never appears, the file
+# was not written, the connection was not made.
+#
+# The secret is $SECRET (an SRT subtitle holding a random $TOKEN, so that
+# demuxers probing it recognise it) in $T/secret/, which every policy here
+# hides with filesystem.denyRead; the working directory $W is writable.
+#
+# Tests named "ESCAPE:" show a way through the sandbox found while writing
+# this battery: they fail until sbexec is fixed.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+
+# The syscall probe, and the same source built as the library a hostile
+# "-af ladspa=file=" loads; its constructor connects to $HOST_SOCK.
+setup_file() {
+	local src="$BATS_TEST_DIRNAME/probe_syscalls.c"
+	export HOST_SOCK="$BATS_FILE_TMPDIR/host.sock"
+	gcc -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/probe_syscalls" "$src"
+	gcc -Wall -Wextra -Werror -shared -fPIC -s \
+		-DPAYLOAD_CONNECT="\"$HOST_SOCK\"" \
+		-o "$BATS_FILE_TMPDIR/payload.so" "$src"
+}
+
+setup() {
+	common_setup
+	sample
+	PROBE="$BATS_FILE_TMPDIR/probe_syscalls"
+	PIDS=()
+	make_secret
+	fs_policy '"allowWrite": ["."]'
+}
+
+teardown() {
+	local pid
+	for pid in "${PIDS[@]}"; do
+		pkill -P "$pid" 2>/dev/null || true
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	rm -f "$HOST_SOCK"
+}
+
+# ------------------------------------------------------------- helpers
+
+# make_secret: $SECRET in $T/secret, holding a fresh $TOKEN.
+make_secret() {
+	TOKEN="TOKEN_$RANDOM$RANDOM"
+	SECRET="$T/secret/token.txt"
+	mkdir -p "$T/secret"
+	printf '1\n00:00:00,000 --> 00:00:01,000\n%s\n\n' "$TOKEN" >"$SECRET"
+}
+
+# fs_policy FILESYSTEM [EXTRA]: the test policy, $T/secret hidden, with
+# these filesystem members and EXTRA top-level members.
+fs_policy() {
+	policy ", \"filesystem\": {\"denyRead\": [\"$T/secret\"], $1} ${2:-}"
+}
+
+# works_directly ARGS: the real ffmpeg with ARGS succeeds.
+works_directly() {
+	run ffmpeg -nostdin -v error "$@"
+	assert_success
+}
+
+# fails_in_sandbox ARGS: the same through sbexec fails, without a byte
+# of the token on stdout or stderr.
+fails_in_sandbox() {
+	run "$BIN/ffmpeg" -nostdin -v error "$@"
+	assert_failure
+	refute_output --partial "$TOKEN"
+}
+
+# assert_leak_blocked ARGS: ffmpeg ARGS prints the token directly, and
+# not through sbexec.
+assert_leak_blocked() {
+	works_directly "$@"
+	assert_output --partial "$TOKEN"
+	fails_in_sandbox "$@"
+}
+
+# serve CMD...: CMD in the background (fd 3 closed for bats, output to
+# $T/server.log); teardown kills it and its children.
+serve() {
+	"$@" >>"$T/server.log" 2>&1 3>&- &
+	PIDS+=($!)
+}
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_listening tcp PORT | unix PATH: until something listens there.
+wait_listening() {
+	local _
+	for _ in $(seq 100); do
+		case $1 in
+		tcp) grep -qi "^ *[0-9]*: 0100007F:$(printf %04X "$2") 00000000:0000 0A" \
+			/proc/net/tcp && return 0 ;;
+		unix) awk -v p="$2" '$NF == p && $4 == "00010000" { f = 1 }
+			END { exit !f }' /proc/net/unix && return 0 ;;
+		esac
+		sleep 0.05
+	done
+	fail "nothing listens on $1 $2"
+}
+
+# listen_recording tcp PORT | unix PATH: a socat listener that answers
+# HELLO and appends a line to $CONNS for every connection.
+listen_recording() {
+	CONNS="$T/connections.log"
+	local addr="TCP-LISTEN:$2,bind=127.0.0.1,reuseaddr,fork"
+	[ "$1" = unix ] && addr="UNIX-LISTEN:$2,unlink-early,fork"
+	serve socat "$addr" SYSTEM:"echo HELLO; echo conn >>'$CONNS'"
+	wait_listening "$1" "$2"
+}
+
+# connections: how many connections the listener has recorded.
+connections() {
+	sleep 0.2
+	if [ -f "$CONNS" ]; then wc -l <"$CONNS"; else echo 0; fi
+}
+
+# probe_in_sandbox NAME...: the syscall probe through sbexec (via the
+# policy's sh).
+probe_in_sandbox() {
+	sbx sh -c "exec '$PROBE' $*"
+}
+
+# assert_filtered NAME DIRECT: the probe NAME answers DIRECT without
+# sbexec (the kernel reached the call) and EPERM through it.
+assert_filtered() {
+	run "$PROBE" "$1"
+	assert_success
+	assert_output "$1=$2"
+	run probe_in_sandbox "$1"
+	assert_success
+	assert_output "$1=EPERM"
+}
+
+# audit_get TYPE EXPR: EXPR (Python, over record r) on the last audit
+# record of TYPE, as JSON.
+audit_get() {
+	python3 - "$AUDIT" "$1" "$2" <<-'EOF'
+		import json, sys
+		recs = [json.loads(line) for line in open(sys.argv[1])]
+		r = [x for x in recs if x["type"] == sys.argv[2]][-1]
+		print(json.dumps(eval(sys.argv[3])))
+	EOF
+}
+
+# ------------------------------------------------------- reading secrets
+
+@test "ffmpeg -f data -i SECRET copies it directly, not through sbexec" {
+	assert_leak_blocked -f data -i "$SECRET" -map 0 -c copy -f data -
+}
+
+@test "drawtext=textfile=SECRET reads it directly, fails through sbexec" {
+	[ -f "$FONT" ] || skip "no font at $FONT"
+	works_directly -f lavfi -i color=size=64x48:d=0.1 \
+		-vf "drawtext=textfile=$SECRET:fontfile=$FONT" -frames:v 1 -f null -
+	fails_in_sandbox -f lavfi -i color=size=64x48:d=0.1 \
+		-vf "drawtext=textfile=$SECRET:fontfile=$FONT" -frames:v 1 -f null -
+	assert_output --partial "The text file '$SECRET' could not be read"
+}
+
+@test "movie= and amovie= sources read a hidden media file directly, not through sbexec" {
+	cp sample.mp4 "$T/secret/clip.mp4"
+	local src
+	for src in "movie=$T/secret/clip.mp4" "amovie=$T/secret/clip.mp4"; do
+		works_directly -f lavfi -i "$src" -t 0.1 -f null -
+		fails_in_sandbox -f lavfi -i "$src" -t 0.1 -f null -
+		assert_output --partial "$src"
+		assert_output --partial "No such file or directory"
+	done
+}
+
+@test "an HLS playlist whose segment is file://SECRET" {
+	printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nfile://%s\n#EXT-X-ENDLIST\n' \
+		"$SECRET" >list.m3u8
+	assert_leak_blocked -allowed_extensions ALL \
+		-allowed_segment_extensions ALL -extension_picky 0 \
+		-i list.m3u8 -map 0 -c copy -f data -
+}
+
+@test "concat -safe 0 with a list naming SECRET" {
+	printf "file '%s'\n" "$SECRET" >list.txt
+	assert_leak_blocked -f concat -safe 0 -i list.txt -map 0 -c copy -f srt -
+}
+
+# A rule names a path: were the parent of a denied file below allowWrite
+# renamed from inside, the next run's rule would no longer match and the
+# file would be readable. sbexec binds such parents onto themselves, and
+# a mount point cannot be renamed.
+@test "the parent of a denied file below allowWrite cannot be renamed to escape the rule" {
+	mkdir conf
+	cp "$SECRET" conf/token.txt
+	policy ', "filesystem": {"allowWrite": ["."], "denyRead": ["./conf/token.txt"]}'
+	run sh -c 'mv conf moved && cat moved/token.txt && mv moved conf'
+	assert_output --partial "$TOKEN"
+	fails_in_sandbox -f data -i conf/token.txt -map 0 -c copy -f data -
+	run sbx sh -c 'mv conf moved'
+	fails_in_sandbox -f data -i moved/token.txt -map 0 -c copy -f data -
+}
+
+# ----------------------------------------------------- writing elsewhere
+
+@test "-dump_attachment of a ../../ filename writes outside the cwd only directly" {
+	echo PAYLOAD >payload.txt
+	ffmpeg -nostdin -v error -i sample.mp4 -attach payload.txt \
+		-metadata:s:t filename=../../escaped.txt \
+		-metadata:s:t mimetype=text/plain -c copy att.mkv
+	mkdir -p a/b
+	cd a/b
+	works_directly -dump_attachment:t "" -i "$W/att.mkv" -f null -
+	assert_equal "$(cat "$W/escaped.txt")" PAYLOAD
+	rm "$W/escaped.txt"
+	fails_in_sandbox -dump_attachment:t "" -i "$W/att.mkv" -f null -
+	[ ! -e "$W/escaped.txt" ]
+	run find "$T" -name escaped.txt
+	assert_output ""
+}
+
+@test "FFREPORT=file=OUTSIDE writes a report directly, never through sbexec" {
+	mkdir "$T/outside"
+	local log="$T/outside/report.log"
+	FFREPORT="file=$log" works_directly -i sample.mp4 -f null -
+	[ -s "$log" ]
+	rm "$log"
+	# The default envAllowList drops FFREPORT.
+	FFREPORT="file=$log" run "$BIN/ffmpeg" -nostdin -v error -i sample.mp4 -f null -
+	assert_success
+	[ ! -e "$log" ]
+	# Passed on purpose, it still cannot write outside allowWrite...
+	fs_policy '"allowWrite": ["."]' ', "envAllowList": ["PATH", "FFREPORT"]'
+	FFREPORT="file=$log" run "$BIN/ffmpeg" -nostdin -v error -i sample.mp4 -f null -
+	assert_output --partial "Failed to open report"
+	[ ! -e "$log" ]
+	# ...though it does reach ffmpeg: inside the cwd the report appears.
+	FFREPORT="file=$W/report.log" run "$BIN/ffmpeg" -nostdin -v error -i sample.mp4 -f null -
+	assert_success
+	[ -s "$W/report.log" ]
+}
+
+@test "-report writes into the cwd directly, not through sbexec without allowWrite" {
+	works_directly -report -i sample.mp4 -f null -
+	run compgen -G 'ffmpeg-*.log'
+	assert_success
+	rm ffmpeg-*.log
+	policy
+	local before
+	before=$(ls -A)
+	fails_in_sandbox -report -i sample.mp4 -f null -
+	assert_equal "$(ls -A)" "$before"
+}
+
+@test "-y over a host file outside allowWrite overwrites it only directly" {
+	mkdir "$T/outside"
+	local victim="$T/outside/victim.txt"
+	echo ORIGINAL >"$victim"
+	works_directly -y -i sample.mp4 -c copy -f mp4 "$victim"
+	[ "$(cat "$victim")" != ORIGINAL ]
+	echo ORIGINAL >"$victim"
+	fails_in_sandbox -y -i sample.mp4 -c copy -f mp4 "$victim"
+	assert_equal "$(cat "$victim")" ORIGINAL
+}
+
+# --------------------------------------------------------------- network
+
+@test "http and tcp to a loopback server: reachable directly, not through sbexec" {
+	local http tcp
+	http=$(free_port)
+	serve python3 -m http.server --bind 127.0.0.1 "$http" --directory "$W"
+	wait_listening tcp "$http"
+	run ffprobe -v error -show_entries format=nb_streams -of csv=p=0 \
+		"http://127.0.0.1:$http/sample.mp4"
+	assert_success
+	assert_output 2
+	run "$BIN/ffprobe" -v error -show_entries format=nb_streams -of csv=p=0 \
+		"http://127.0.0.1:$http/sample.mp4"
+	assert_failure
+	assert_output --partial "Connection refused"
+	tcp=$(free_port)
+	listen_recording tcp "$tcp"
+	run ffmpeg -nostdin -v error -i "tcp://127.0.0.1:$tcp" -f null -
+	assert_equal "$(connections)" 1
+	run "$BIN/ffmpeg" -nostdin -v error -i "tcp://127.0.0.1:$tcp" -f null -
+	assert_failure
+	assert_output --partial "Connection refused"
+	assert_equal "$(connections)" 1
+}
+
+@test "unix: connects directly, not through sbexec; allowUnixSockets lets it, loudly" {
+	listen_recording unix "$HOST_SOCK"
+	run ffmpeg -nostdin -v error -i "unix:$HOST_SOCK" -f null -
+	assert_equal "$(connections)" 1
+	run "$BIN/ffmpeg" -nostdin -v error -i "unix:$HOST_SOCK" -f null -
+	assert_failure
+	assert_output --partial "Operation not permitted"
+	assert_equal "$(connections)" 1
+	run audit_get start 'r["loud"]'
+	assert_output false
+	fs_policy '"allowWrite": ["."]' ', "allowUnixSockets": true'
+	run "$BIN/ffmpeg" -nostdin -v error -i "unix:$HOST_SOCK" -f null -
+	assert_equal "$(connections)" 2
+	run audit_get start 'r["loud"]'
+	assert_output true
+	run audit_get start 'r["reasons"]'
+	assert_output --partial allowUnixSockets
+}
+
+# -------------------------------------------------------- seccomp rules
+# Where the kernel itself would refuse inside the sandbox (no
+# capabilities), the probe passes an argument the kernel rejects first
+# (the DIRECT answer), so EPERM can only come from the filter.
+
+@test "seccomp: socket(AF_UNIX) is EPERM" {
+	assert_filtered unix_socket OK
+}
+
+@test "seccomp: ptrace(PTRACE_TRACEME) is EPERM" {
+	assert_filtered ptrace OK
+}
+
+@test "seccomp: process_vm_readv is EPERM" {
+	assert_filtered process_vm_readv OK
+}
+
+@test "seccomp: ioctl(TIOCSTI) on the controlling pty is EPERM" {
+	assert_filtered tiocsti OK
+}
+
+@test "seccomp: ioctl(TIOCSTI) with high bits set in the request is EPERM" {
+	assert_filtered tiocsti_hibits OK
+}
+
+@test "seccomp: ioctl(TIOCLINUX) is EPERM" {
+	assert_filtered tioclinux ENOTTY
+}
+
+@test "unshare(CLONE_NEWUSER) fails (bwrap --disable-userns: ENOSPC, not the filter)" {
+	run "$PROBE" unshare_userns
+	assert_output unshare_userns=OK
+	run probe_in_sandbox unshare_userns
+	assert_success
+	assert_output unshare_userns=ENOSPC
+}
+
+@test "seccomp: keyctl is EPERM" {
+	assert_filtered keyctl EOPNOTSUPP
+}
+
+@test "seccomp: add_key is EPERM" {
+	assert_filtered add_key EFAULT
+}
+
+@test "seccomp: request_key is EPERM" {
+	assert_filtered request_key EFAULT
+}
+
+@test "seccomp: bpf is EPERM" {
+	assert_filtered bpf EINVAL
+}
+
+@test "seccomp: perf_event_open is EPERM" {
+	assert_filtered perf_event_open EFAULT
+}
+
+@test "seccomp: userfaultfd is EPERM" {
+	assert_filtered userfaultfd EINVAL
+}
+
+@test "seccomp: mount is EPERM" {
+	assert_filtered mount EFAULT
+}
+
+@test "seccomp: umount2 is EPERM" {
+	assert_filtered umount2 EINVAL
+}
+
+@test "seccomp: an i386 syscall (int \$0x80, getpid) kills the process" {
+	run "$PROBE" i386
+	assert_output i386=OK
+	run -159 probe_in_sandbox i386
+	refute_output --partial i386=
+}
+
+@test "seccomp: an x32 syscall kills the process (the kernel has no x32: ENOSYS)" {
+	run "$PROBE" x32
+	assert_output x32=ENOSYS
+	run -159 probe_in_sandbox x32
+	refute_output --partial x32=
+}
+
+@test "seccomp: socket() with AF_UNIX in the low 32 bits of a 64-bit domain is EPERM" {
+	listen_recording unix "$HOST_SOCK"
+	run "$PROBE" -c "$HOST_SOCK" unix_socket_hibits
+	assert_output "HELLO"$'\n'"unix_socket_hibits=OK"
+	assert_equal "$(connections)" 1
+	run probe_in_sandbox -c "$HOST_SOCK" unix_socket_hibits
+	assert_output unix_socket_hibits=EPERM
+	assert_equal "$(connections)" 1
+}
+
+@test "seccomp: io_uring cannot make an AF_UNIX socket without socket()" {
+	listen_recording unix "$HOST_SOCK"
+	run "$PROBE" -c "$HOST_SOCK" io_uring_socket
+	assert_output "HELLO"$'\n'"io_uring_socket=OK"
+	assert_equal "$(connections)" 1
+	run probe_in_sandbox -c "$HOST_SOCK" io_uring_socket
+	refute_output --partial HELLO
+	refute_output io_uring_socket=OK
+	assert_equal "$(connections)" 1
+}
+
+# Hostile argv alone: ffmpeg writes a library from a data: URI into the
+# writable cwd, a second ffmpeg loads it as a LADSPA plugin, and its code
+# reaches a host Unix socket (think /run/docker.sock) past the filter.
+@test "argv alone (data: URI + ladspa=file=) reaches a host Unix socket directly, not through sbexec" {
+	local uri
+	uri="data:application/octet-stream;base64,$(base64 -w0 "$BATS_FILE_TMPDIR/payload.so")"
+	listen_recording unix "$HOST_SOCK"
+	works_directly -f data -i "$uri" -map 0 -c copy -f data payload.so
+	works_directly -f lavfi -i anullsrc -af ladspa=file=./payload.so -t 0.1 -f null -
+	assert_output "HELLO"$'\n'"payload=OK"
+	assert_equal "$(connections)" 1
+	rm payload.so
+	run "$BIN/ffmpeg" -nostdin -v error -f data -i "$uri" -map 0 -c copy -f data payload.so
+	run "$BIN/ffmpeg" -nostdin -v error -f lavfi -i anullsrc \
+		-af ladspa=file=./payload.so -t 0.1 -f null -
+	refute_output --partial HELLO
+	assert_equal "$(connections)" 1
+}
+
+# ------------------------------------------------- protected host files
+
+@test ".git/hooks and .bashrc stay read-only in a writable cwd; no stray files" {
+	mkdir -p .git/hooks
+	echo 'echo good' >.bashrc
+	local before
+	before=$(ls -A)
+	run sbx sh -c 'echo evil >.git/hooks/pre-commit'
+	assert_failure
+	assert_output --partial "Read-only file system"
+	[ ! -e .git/hooks/pre-commit ]
+	run sbx sh -c 'echo evil >>.bashrc; rm -f .bashrc; mv .bashrc x'
+	assert_failure
+	assert_equal "$(cat .bashrc)" 'echo good'
+	assert_equal "$(ls -A)" "$before"
+	run sbx sh -c 'echo ok >normal.txt'
+	assert_success
+	assert_equal "$(cat normal.txt)" ok
+}
+
+# A dotfile manager (stow, chezmoi symlink mode) makes .bashrc a symlink:
+# a read-only bind would land on its target and leave the link itself
+# replaceable, so sbexec refuses to run there instead.
+@test "a protected name that is a symlink (.bashrc -> dotfiles/bashrc) is refused, not left replaceable" {
+	mkdir dotfiles
+	echo 'echo good' >dotfiles/bashrc
+	ln -s dotfiles/bashrc .bashrc
+	run sh -c 'rm .bashrc && echo evil >.bashrc' # what the sandbox tries
+	assert_success
+	rm .bashrc
+	ln -s dotfiles/bashrc .bashrc
+	run sbx sh -c 'rm .bashrc && echo evil >.bashrc'
+	assert_failure 125
+	assert_output --partial "$W/.bashrc is a symbolic link inside a writable path"
+	[ -L .bashrc ]
+	assert_equal "$(cat .bashrc)" 'echo good'
+}
+
+# ----------------------------------------------- invocation and policy
+
+@test "a symlink named bash pointing at sbexec is denied (126) and runs nothing" {
+	ln -s "$SBEXEC" "$BIN/bash"
+	run -126 "$BIN/bash" -c 'touch pwned'
+	assert_output --partial "bash: not a command of the policy"
+	[ ! -e pwned ]
+	run audit_get deny 'r["cmd"]'
+	assert_output '"bash"'
+}
+
+@test "a world-writable policy from \$SBEXEC_POLICY is refused (125) and nothing runs" {
+	chmod 666 "$SBEXEC_POLICY"
+	run -125 sbx sh -c 'touch ran'
+	assert_output --partial "writable by group or others; refused"
+	[ ! -e ran ]
+	[ ! -e "$AUDIT" ]
+}
+
+@test "an audit path that is a symlink is refused (125), its target unchanged" {
+	echo ORIGINAL >"$T/elsewhere.txt"
+	ln -s "$T/elsewhere.txt" "$T/link.jsonl"
+	AUDIT="$T/link.jsonl"
+	fs_policy '"allowWrite": ["."]'
+	run -125 sbx sh -c 'touch ran'
+	assert_output --partial "audit sink $T/link.jsonl"
+	[ ! -e ran ]
+	assert_equal "$(cat "$T/elsewhere.txt")" ORIGINAL
+}
+
+@test "the policy and audit files inside allowWrite cannot be rewritten from inside" {
+	mv "$SBEXEC_POLICY" "$W/policy.json"
+	export SBEXEC_POLICY="$W/policy.json"
+	AUDIT="$W/audit.jsonl"
+	fs_policy '"allowWrite": ["."]'
+	run sbx sh -c true
+	assert_success
+	local sum attack
+	sum=$(sha256sum <policy.json)
+	for attack in 'echo "{}" >policy.json' 'rm -f policy.json' \
+	    'mv policy.json p' 'echo "{}" >p && mv p policy.json' \
+	    ': >audit.jsonl' 'rm -f audit.jsonl' 'mv audit.jsonl a'; do
+		run sbx sh -c "$attack"
+		assert_failure
+		assert_equal "$(sha256sum <policy.json)" "$sum"
+		[ -f audit.jsonl ]
+	done
+	# The audit file only grew, by one JSON record per line.
+	run python3 -c 'import json, sys
+print(sum(json.loads(l)["type"] == "start" for l in open(sys.argv[1])))' audit.jsonl
+	assert_output 8
+}
+
+# Were the directory of the policy and audit files below allowWrite
+# renamed, a new policy could take their place (owned by the invoking
+# user, mode 644: accepted) and bypass ffmpeg, whose hostile argv would
+# then run unsandboxed. The directory is pinned by a mount.
+@test "the policy in a subdirectory of allowWrite cannot be replaced by renaming the directory" {
+	local attack='mv conf old && mkdir conf && echo "{\"commands\":
+	    {\"ffmpeg\": \"/usr/bin/ffmpeg\"}, \"bypass\": [\"ffmpeg\"],
+	    \"audit\": \"stderr\"}" >conf/policy.json'
+	mkdir conf
+	mv "$SBEXEC_POLICY" conf/policy.json
+	export SBEXEC_POLICY="$W/conf/policy.json"
+	AUDIT="$W/conf/audit.jsonl"
+	fs_policy '"allowWrite": ["."]'
+	run sbx -n ffmpeg
+	assert_line "decision: sandbox"
+	sh -c "$attack"
+	run sbx -n ffmpeg
+	assert_line "decision: bypass"
+	rm -r conf
+	mv old conf
+	run sbx sh -c "$attack"
+	run sbx -n ffmpeg
+	assert_line "decision: sandbox"
+	[ -f conf/audit.jsonl ]
+}
+
+# A symlink on the way to a rule's path, inside a writable place, could
+# be pointed elsewhere by one run to move the rule off its target for the
+# next: such a policy is refused.
+@test "a rule through a symlink inside allowWrite is refused" {
+	mkdir real
+	cp "$SECRET" real/token.txt
+	ln -s real link
+	policy ', "filesystem": {"allowWrite": ["."], "denyRead": ["./link/token.txt"]}'
+	run sbx sh -c 'ln -sfn /nonexistent link'
+	assert_failure 125
+	assert_output --partial "passes through a symbolic link inside a writable path"
+	[ "$(readlink link)" = real ]
+}
