@@ -90,6 +90,10 @@ asan: deps build/asan/sbexec $(UNITS)
 deps:
 	@scripts/deps
 
+lint:
+	cppcheck --enable=warning,performance,portability --error-exitcode=1 \
+		-q -D_GNU_SOURCE -I. $(SRCS) tools/seccomp-gen.c
+
 MAN1 = $(DESTDIR)$(PREFIX)/share/man/man1
 MAN5 = $(DESTDIR)$(PREFIX)/share/man/man5
 FARM = $(DESTDIR)$(PREFIX)/lib/sbexec/bin
@@ -123,4 +127,4 @@ clean:
 
 -include $(OBJS:.o=.d)
 
-.PHONY: all deps demo test fuzz asan install uninstall clean
+.PHONY: all deps demo test fuzz asan lint install uninstall clean

@@ -92,9 +92,10 @@ int link_commands(const struct policy *pol, const char *dir)
 	int rc = 0;
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
+	if (n >= 0)
+		self[n] = '\0';
+	else
 		die(EXIT_SBEXEC, "cannot find sbexec's own path");
-	self[n] = '\0';
 	for (size_t i = 0; i < pol->ncmds; i++) {
 		path = xasprintf("%s/%s", dir, pol->cmds[i].name);
 		n = readlink(path, cur, sizeof(cur) - 1);

@@ -35,6 +35,12 @@ B="$TOP/build"
 	done
 }
 
+@test "cppcheck finds nothing in the sources" {
+	run make -s -C "$TOP" lint
+	assert_success
+	assert_output ""
+}
+
 # FUZZ_TIME=0 skips these (make asan, quick local runs); CI runs 60 s each.
 fuzz() {
 	local name=$1 secs=${FUZZ_TIME:-60}
