@@ -30,8 +30,8 @@ static struct mount *plan_add(struct plan *p, const char *path,
 {
 	struct mount *m;
 
-	for (m = p->m; m < p->m + p->n; m++)
-		if (strcmp(m->path, path) == 0) {
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp((m = &p->m[i])->path, path) == 0) {
 			if (kind > m->kind) {
 				m->kind = kind;
 				free(m->why);
@@ -103,8 +103,8 @@ static void plan_rules(const struct policy *pol, struct plan *p)
 	const struct fs_rule *r;
 	char *tmp;
 
-	for (r = pol->rules; r < pol->rules + pol->nrules; r++)
-		if (r->resolved != NULL)
+	for (size_t i = 0; i < pol->nrules; i++)
+		if ((r = &pol->rules[i])->resolved != NULL)
 			plan_add(p, r->resolved, r->kind, xasprintf("%s \"%s\"",
 			    kind_key[r->kind], r->path));
 	if (pol->private_tmp && (tmp = path_resolve("/tmp")) != NULL) {

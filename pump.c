@@ -1,21 +1,39 @@
 /* pump.c: splice(2) from the command's pipe straight into sbexec's
  * stdout where the kernel allows it (pipes, files, sockets), else
- * read/write through one small buffer: the copy never holds more than
- * 64 KiB, whatever the volume. Exactly `max` bytes pass, never more. */
+ * read/write through one buffer: the copy never holds more than 64 KiB
+ * per stream, whatever the volume. Exactly `max` bytes pass, never more.
+ * Nothing here blocks on dst: a reader that stops reading must not stop
+ * the timeout or the forwarding of signals. */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pump.h"
+#include "util.h"
 
-#define CHUNK (64 * 1024)
+void stream_init(struct stream *s, const char *name, int src, int dst,
+    long long max, int copy)
+{
+	struct stat st;
+
+	*s = (struct stream){ .name = name, .src = src, .dst = dst,
+	    .max = max, .copy = copy };
+	s->dst_file = fstat(dst, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int stream_waits_dst(const struct stream *s)
+{
+	return s->blocked || s->pend > 0;
+}
 
 static void finish(struct stream *s)
 {
 	close(s->src);
 	s->src = -1;
+	s->pend = 0;
 }
 
 static void keep_tail(struct stream *s, const char *buf, size_t n)
@@ -47,63 +65,58 @@ static void probe_cap(struct stream *s)
 		finish(s);
 }
 
-static int write_all(int fd, const char *buf, size_t n)
+/* Write what is pending. A pipe or terminal gets at most PIPE_BUF bytes
+ * per wake-up (poll said there is room for that much), a file all. */
+static void flush(struct stream *s)
 {
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	size_t n;
 	ssize_t w;
 
-	while (n > 0) {
-		w = write(fd, buf, n);
-		if (w < 0 && errno == EAGAIN) {
-			poll(&p, 1, -1);
-			continue;
-		}
+	while (s->pend > 0) {
+		n = s->dst_file || s->pend < PIPE_BUF ? s->pend : PIPE_BUF;
+		w = write(s->dst, s->buf + s->off, n);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
+		if (w < 0 && errno == EAGAIN)
+			return;
+		if (w < 0) {
+			finish(s);	/* EPIPE: the reader is gone */
+			return;
+		}
+		s->off += (size_t)w;
+		s->pend -= (size_t)w;
+		s->bytes += w;
+		if (!s->dst_file)
+			return;		/* wait until poll says writable */
 	}
-	return 0;
 }
 
 static void copy(struct stream *s, size_t want)
 {
-	static char buf[CHUNK];
-	ssize_t n = read(s->src, buf, want);
+	ssize_t n;
 
+	if (s->buf == NULL)
+		s->buf = xmalloc(CHUNK);
+	n = read(s->src, s->buf, want);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
 		finish(s);
 		return;
 	}
-	keep_tail(s, buf, (size_t)n);
-	if (write_all(s->dst, buf, (size_t)n) < 0) {
-		finish(s);
-		return;
-	}
-	s->bytes += n;
+	keep_tail(s, s->buf, (size_t)n);
+	s->off = 0;
+	s->pend = (size_t)n;
+	if (s->dst_file)
+		flush(s);	/* else once poll says dst has room */
 }
 
-void pump(struct stream *s)
+static void splice_some(struct stream *s, size_t want)
 {
-	size_t want = CHUNK;
-	ssize_t n;
-
-	if (s->max > 0 && s->bytes >= s->max) {
-		probe_cap(s);
-		return;
-	}
-	if (s->max > 0 && s->max - s->bytes < CHUNK)
-		want = (size_t)(s->max - s->bytes);
-	if (s->copy) {
-		copy(s, want);
-		return;
-	}
-	n = splice(s->src, NULL, s->dst, NULL, want,
+	ssize_t n = splice(s->src, NULL, s->dst, NULL, want,
 	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+
+	s->blocked = 0;
 	if (n > 0)
 		s->bytes += n;
 	else if (n == 0)
@@ -114,4 +127,24 @@ void pump(struct stream *s)
 		s->copy = 1;	/* a terminal, or an O_APPEND file */
 	else if (errno != EINTR)
 		finish(s);	/* EPIPE: the reader is gone */
+}
+
+void pump(struct stream *s)
+{
+	size_t want = CHUNK;
+
+	if (s->pend > 0) {
+		flush(s);
+		return;
+	}
+	if (s->max > 0 && s->bytes >= s->max) {
+		probe_cap(s);
+		return;
+	}
+	if (s->max > 0 && s->max - s->bytes < CHUNK)
+		want = (size_t)(s->max - s->bytes);
+	if (s->copy)
+		copy(s, want);
+	else
+		splice_some(s, want);
 }

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -143,8 +144,10 @@ static int same_file(int a, int b)
 /* Output goes through pipes that sbexec copies under the cap, with three
  * exceptions: no cap (the command gets sbexec's descriptors), a terminal
  * (passed as it is, so ffmpeg keeps its colours and progress line), and
- * stdout and stderr the same file, which get one pipe so that their
- * order is kept. */
+ * stdout and stderr the same file ("2>&1"), which get one pipe so that
+ * their order is kept: the cap then bounds the two together. stderr, or
+ * the shared stream, is copied by read/write to keep a tail for the
+ * hints of setup_failed(). */
 static void output_pipes(struct sup *s, int fds[2])
 {
 	long long cap = s->pol->limits.max_output_bytes;
@@ -155,15 +158,14 @@ static void output_pipes(struct sup *s, int fds[2])
 		return;
 	if (!isatty(1)) {
 		make_pipe(p, &fds[0]);
-		s->out = (struct stream){ "stdout", p[0], 1, cap, 0, 0, 0, 0,
-		    "", 0 };
+		stream_init(&s->out, merged ? "stdout and stderr" : "stdout",
+		    p[0], 1, cap, merged);
 	}
 	if (merged) {
 		fds[1] = fds[0];
 	} else if (!isatty(2)) {
 		make_pipe(p, &fds[1]);
-		s->err = (struct stream){ "stderr", p[0], 2, cap, 0, 0, 0, 1,
-		    "", 0 };
+		stream_init(&s->err, "stderr", p[0], 2, cap, 1);
 	}
 }
 
@@ -246,6 +248,30 @@ static void reap(struct sup *s)
 		s->reaped = 1;
 }
 
+/* The sandbox's init, orphaned by bwrap, dies with the sandbox (bwrap's
+ * --die-with-parent): wait for it, a second at most, and add its usage,
+ * which holds the command's. */
+static void reap_init(struct sup *s)
+{
+	struct rusage ru;
+	int st, i;
+
+	for (i = 0; s->init_pid > 0 && i < 100; i++) {
+		pid_t pid = wait4(s->init_pid, &st, WNOHANG, &ru);
+
+		if (pid < 0)
+			return;
+		if (pid == s->init_pid) {
+			timeradd(&s->ru.ru_utime, &ru.ru_utime, &s->ru.ru_utime);
+			timeradd(&s->ru.ru_stime, &ru.ru_stime, &s->ru.ru_stime);
+			if (ru.ru_maxrss > s->ru.ru_maxrss)
+				s->ru.ru_maxrss = ru.ru_maxrss;
+			return;
+		}
+		usleep(10000);
+	}
+}
+
 static void on_signal(struct sup *s)
 {
 	struct signalfd_siginfo si;
@@ -298,11 +324,13 @@ static int closed(const struct sup *s)
 }
 
 /* Done when the child is reaped and its outputs are drained; a killed
- * bypassed command's descendants may hold the pipes: not waited for. */
+ * bypassed command's descendants may hold the pipes, and a reader that
+ * stopped reading may hold the rest of a stopped command's output: not
+ * waited for. */
 static int done(const struct sup *s)
 {
 	return s->reaped && s->status_fd < 0 &&
-	    (closed(s) || s->kill_at < 0);
+	    (closed(s) || s->kill_at < 0 || s->timed_out || s->limit);
 }
 
 static int next_timeout(const struct sup *s)
@@ -319,10 +347,12 @@ static int next_timeout(const struct sup *s)
 /* Returns the index of the entry added, or -1. */
 static int watch(struct pollfd *p, size_t *n, const struct stream *st)
 {
+	int dst = stream_waits_dst(st);
+
 	if (st->src < 0)
 		return -1;
-	p[*n].fd = st->blocked ? st->dst : st->src;
-	p[*n].events = st->blocked ? POLLOUT : POLLIN;
+	p[*n].fd = dst ? st->dst : st->src;
+	p[*n].events = dst ? POLLOUT : POLLIN;
 	p[*n].revents = 0;
 	return (int)(*n)++;
 }
@@ -331,10 +361,6 @@ static void on_stream(struct sup *s, struct stream *st, short revents)
 {
 	if (revents == 0)
 		return;
-	if (st->blocked) {
-		st->blocked = 0;
-		return;
-	}
 	pump(st);
 	if (st->exceeded && s->limit == NULL) {
 		s->limit = st->name;
@@ -406,21 +432,29 @@ static const struct hint hints[] = {
 };
 
 /* bwrap ended without an "exit-code" record: the command never ran. Its
- * own message has been copied to stderr already; add what to do. */
+ * own message has been copied to stderr already; add what to do. Where
+ * stderr was not copied (a terminal, no cap) the message could not be
+ * read: name every known cause. */
 static void setup_failed(const struct sup *s)
 {
+	const struct stream *st = s->err.tail_len ? &s->err : &s->out;
 	char tail[TAIL_MAX + 1];
+	int seen = st->tail_len > 0;
 
-	memcpy(tail, s->err.tail, s->err.tail_len);
-	tail[s->err.tail_len] = '\0';
+	memcpy(tail, st->tail, st->tail_len);
+	tail[st->tail_len] = '\0';
 	warnx("%s: the sandbox could not be set up: %s exited %d before "
 	    "running the command", s->cmd->name, s->pol->bwrap,
 	    WEXITSTATUS(s->wstatus));
-	for (size_t i = 0; i < sizeof(hints) / sizeof(*hints); i++)
-		if (strstr(tail, hints[i].match) != NULL) {
+	for (size_t i = 0; i < sizeof(hints) / sizeof(*hints); i++) {
+		if (!seen) {
+			warnx("hint: if bwrap says \"%s\": %s", hints[i].match,
+			    hints[i].text);
+		} else if (strstr(tail, hints[i].match) != NULL) {
 			warnx("hint: %s", hints[i].text);
 			return;
 		}
+	}
 }
 
 static int exit_status(const struct sup *s)
@@ -477,8 +511,13 @@ int supervise(const struct policy *pol, const struct command *cmd,
 		die(EXIT_SBEXEC, "signalfd");
 	s.start = now_ms();
 	s.deadline = s.start + pol->limits.timeout_ms;
+	/* bwrap leaves the sandbox's init unreaped: as a subreaper sbexec
+	 * inherits it, and with it the command's CPU time and memory. */
+	if (s.sandboxed)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	spawn(&s, argv, envp, seccomp);
 	loop(&s);
+	reap_init(&s);
 	status = exit_status(&s);
 	record_end(&s, status);
 	return status;

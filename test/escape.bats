@@ -145,17 +145,6 @@ assert_filtered() {
 	assert_output "$1=EPERM"
 }
 
-# audit_get TYPE EXPR: EXPR (Python, over record r) on the last audit
-# record of TYPE, as JSON.
-audit_get() {
-	python3 - "$AUDIT" "$1" "$2" <<-'EOF'
-		import json, sys
-		recs = [json.loads(line) for line in open(sys.argv[1])]
-		r = [x for x in recs if x["type"] == sys.argv[2]][-1]
-		print(json.dumps(eval(sys.argv[3])))
-	EOF
-}
-
 # ------------------------------------------------------- reading secrets
 
 @test "ffmpeg -f data -i SECRET copies it directly, not through sbexec" {

@@ -66,3 +66,15 @@ last_audit() {
 	grep "\"type\":\"$1\"" "$AUDIT" | tail -n 1 |
 		python3 -c 'import json,sys; print(json.dumps(json.loads(sys.stdin.read())))'
 }
+
+# audit_get TYPE EXPR: EXPR (Python, over the record r) evaluated on the
+# last audit record of TYPE, printed as JSON; fails if the file is not
+# JSONL.
+audit_get() {
+	python3 - "$AUDIT" "$1" "$2" <<-'EOF'
+		import json, sys
+		recs = [json.loads(line) for line in open(sys.argv[1])]
+		r = [x for x in recs if x["type"] == sys.argv[2]][-1]
+		print(json.dumps(eval(sys.argv[3])))
+	EOF
+}

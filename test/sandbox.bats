@@ -127,18 +127,6 @@ while True:
 	wait_for test -S "$SOCK"
 }
 
-# audit_get TYPE EXPR: EXPR (Python, over the record r) evaluated on the
-# last audit record of TYPE, printed as JSON; fails if the file is not
-# JSONL.
-audit_get() {
-	python3 - "$AUDIT" "$1" "$2" <<-'EOF'
-		import json, sys
-		recs = [json.loads(line) for line in open(sys.argv[1])]
-		r = [x for x in recs if x["type"] == sys.argv[2]][-1]
-		print(json.dumps(eval(sys.argv[3])))
-	EOF
-}
-
 # env_names CMD...: the sorted variable names CMD (running env) prints.
 env_names() {
 	"$@" | sed -n 's/=.*//p' | sort
