@@ -39,6 +39,7 @@ struct sup {
 	pid_t child, init_pid;	/* bwrap; the sandbox's PID 1 */
 	int sandboxed, sigfd, status_fd, exit_code, reaped, wstatus;
 	int timed_out;
+	int pending;		/* a signal for a command not yet known */
 	const char *limit;	/* the stream past its cap, or NULL */
 	long long start, deadline, kill_at;
 	char status[STATUS_MAX];
@@ -213,15 +214,25 @@ static pid_t command_pid(const struct sup *s)
 	return (pid_t)pid;
 }
 
-/* Deliver SIG to the command; before it is known, stop the sandbox. */
-static void send_command(const struct sup *s, int sig)
+/* Deliver SIG to the command; before it is known, as soon as it is. */
+static void send_command(struct sup *s, int sig)
 {
 	pid_t pid = command_pid(s);
 
 	if (pid > 0)
 		kill(pid, sig);
 	else
-		kill(s->child, SIGKILL);
+		s->pending = sig;
+}
+
+static void deliver_pending(struct sup *s)
+{
+	pid_t pid;
+
+	if (s->pending != 0 && (pid = command_pid(s)) > 0) {
+		kill(pid, s->pending);
+		s->pending = 0;
+	}
 }
 
 static void kill_all(const struct sup *s)
@@ -339,6 +350,8 @@ static int next_timeout(const struct sup *s)
 	    s->kill_at == 0 && !s->timed_out ? s->deadline : -1;
 	long long left = at - now_ms();
 
+	if (s->pending != 0)
+		return 10;	/* look for the command again soon */
 	if (at < 0)
 		return -1;
 	return left < 0 ? 0 : left > 60000 ? 60000 : (int)left;
@@ -410,6 +423,7 @@ static void loop(struct sup *s)
 		if (err >= 0)
 			on_stream(s, &s->err, p[err].revents);
 		reap(s);
+		deliver_pending(s);
 		on_timers(s);
 	}
 }

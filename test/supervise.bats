@@ -88,9 +88,16 @@ wait_for() {
 interrupt() {
 	python3 - "$@" <<-'EOF'
 	import signal, subprocess, sys, time
+	import os
 	p = subprocess.Popen(sys.argv[1:], preexec_fn=lambda:
 	    signal.signal(signal.SIGINT, signal.SIG_DFL))
-	time.sleep(2)
+	# Once ffmpeg has made its output file it has its handlers, however
+	# loaded the machine is; then let it record a while.
+	for _ in range(200):
+	    if os.path.exists(sys.argv[-1]):
+	        break
+	    time.sleep(0.1)
+	time.sleep(1.5)
 	p.send_signal(signal.SIGINT)
 	try:
 	    print(p.wait(timeout=15))
