@@ -1,6 +1,6 @@
 /* pump.c: splice(2) from the command's pipe straight into sbexec's
- * stdout where the kernel allows it (pipes, files, sockets), else
- * read/write through one buffer: the copy never holds more than 64 KiB
+ * stdout where it helps (pipes, sockets), else read/write through one
+ * buffer (files, terminals): the copy never holds more than 64 KiB
  * per stream, whatever the volume. Exactly `max` bytes pass, never more.
  * Nothing here blocks on dst: a reader that stops reading must not stop
  * the timeout or the forwarding of signals. */
@@ -22,6 +22,11 @@ void stream_init(struct stream *s, const char *name, int src, int dst,
 	*s = (struct stream){ .name = name, .src = src, .dst = dst,
 	    .max = max, .copy = copy };
 	s->dst_file = fstat(dst, &st) == 0 && S_ISREG(st.st_mode);
+	/* Spliced into a file, the pipe stays busy while the pages are
+	 * copied and the command waits: read/write frees it at once
+	 * (make bench: 0.73 of bare bwrap with splice, cat's speed without). */
+	if (s->dst_file)
+		s->copy = 1;
 }
 
 int stream_waits_dst(const struct stream *s)

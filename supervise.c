@@ -422,7 +422,6 @@ static void loop(struct sup *s)
 			on_stream(s, &s->out, p[out].revents);
 		if (err >= 0)
 			on_stream(s, &s->err, p[err].revents);
-		reap(s);
 		deliver_pending(s);
 		on_timers(s);
 	}
