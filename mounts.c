@@ -95,7 +95,8 @@ static int mount_at(const struct plan *p, const char *path)
 
 static void plan_sort(struct plan *p)
 {
-	qsort(p->m, p->n, sizeof(*p->m), by_depth);
+	if (p->n > 1)
+		qsort(p->m, p->n, sizeof(*p->m), by_depth);
 }
 
 static void plan_rules(const struct policy *pol, struct plan *p)

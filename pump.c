@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +28,12 @@ void stream_init(struct stream *s, const char *name, int src, int dst,
 	 * (make bench: 0.73 of bare bwrap with splice, cat's speed without). */
 	if (s->dst_file)
 		s->copy = 1;
+}
+
+void stream_free(struct stream *s)
+{
+	free(s->buf);
+	s->buf = NULL;
 }
 
 int stream_waits_dst(const struct stream *s)

@@ -27,6 +27,8 @@ struct stream {
 void stream_init(struct stream *s, const char *name, int src, int dst,
     long long max, int copy);
 
+void stream_free(struct stream *s);
+
 /* 1 when the next pump() waits for dst to be writable, not src readable. */
 int stream_waits_dst(const struct stream *s);
 

@@ -530,6 +530,8 @@ int supervise(const struct policy *pol, const struct command *cmd,
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	spawn(&s, argv, envp, seccomp);
 	loop(&s);
+	stream_free(&s.out);
+	stream_free(&s.err);
 	reap_init(&s);
 	status = exit_status(&s);
 	record_end(&s, status);
