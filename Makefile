@@ -90,6 +90,14 @@ asan: deps build/asan/sbexec $(UNITS)
 deps:
 	@scripts/deps
 
+# Benchmarks, not tests: the tables and BENCHMARKS.md (about 6 minutes).
+# bench-peers installs firejail and srt to compare with (optional).
+bench: deps sbexec
+	bench/run
+
+bench-peers:
+	bench/peers-install
+
 lint:
 	cppcheck --enable=warning,performance,portability --error-exitcode=1 \
 		-q -D_GNU_SOURCE -I. $(SRCS) tools/seccomp-gen.c
@@ -127,4 +135,5 @@ clean:
 
 -include $(OBJS:.o=.d)
 
-.PHONY: all deps demo test fuzz asan lint install uninstall clean
+.PHONY: all deps demo test fuzz asan lint bench bench-peers install uninstall \
+	clean

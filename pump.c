@@ -155,8 +155,12 @@ void pump(struct stream *s)
 	}
 	if (s->max > 0 && s->max - s->bytes < CHUNK)
 		want = (size_t)(s->max - s->bytes);
-	if (s->copy)
+	if (s->copy) {
 		copy(s, want);
-	else
-		splice_some(s, want);
+		return;
+	}
+	want = SPLICE_CHUNK;
+	if (s->max > 0 && s->max - s->bytes < SPLICE_CHUNK)
+		want = (size_t)(s->max - s->bytes);
+	splice_some(s, want);
 }

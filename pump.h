@@ -7,6 +7,7 @@
 
 #define TAIL_MAX 512
 #define CHUNK (64 * 1024)
+#define SPLICE_CHUNK (1024 * 1024)
 
 struct stream {
 	const char *name;	/* "stdout" or "stderr" */

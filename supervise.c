@@ -159,6 +159,8 @@ static void output_pipes(struct sup *s, int fds[2])
 		return;
 	if (!isatty(1)) {
 		make_pipe(p, &fds[0]);
+		/* Fewer wake-ups per byte: splice moves up to this much. */
+		fcntl(p[0], F_SETPIPE_SZ, SPLICE_CHUNK);
 		stream_init(&s->out, merged ? "stdout and stderr" : "stdout",
 		    p[0], 1, cap, merged);
 	}
@@ -260,17 +262,20 @@ static void reap(struct sup *s)
 }
 
 /* The sandbox's init, orphaned by bwrap, dies with the sandbox (bwrap's
- * --die-with-parent): wait for it, a second at most, and add its usage,
- * which holds the command's. */
+ * --die-with-parent): wait for its SIGCHLD, a second at most, and add
+ * its usage, which holds the command's. */
 static void reap_init(struct sup *s)
 {
+	struct pollfd p = { .fd = s->sigfd, .events = POLLIN };
+	struct signalfd_siginfo si;
+	long long until = now_ms() + 1000;
 	struct rusage ru;
-	int st, i;
+	pid_t pid;
+	int st;
 
-	for (i = 0; s->init_pid > 0 && i < 100; i++) {
-		pid_t pid = wait4(s->init_pid, &st, WNOHANG, &ru);
-
-		if (pid < 0)
+	while (s->init_pid > 0) {
+		pid = wait4(s->init_pid, &st, WNOHANG, &ru);
+		if (pid < 0 || (pid == 0 && now_ms() >= until))
 			return;
 		if (pid == s->init_pid) {
 			timeradd(&s->ru.ru_utime, &ru.ru_utime, &s->ru.ru_utime);
@@ -279,7 +284,9 @@ static void reap_init(struct sup *s)
 				s->ru.ru_maxrss = ru.ru_maxrss;
 			return;
 		}
-		usleep(10000);
+		poll(&p, 1, (int)(until - now_ms()));
+		while (read(s->sigfd, &si, sizeof(si)) > 0)
+			;
 	}
 }
 
