@@ -127,8 +127,12 @@ uninstall:
 demo: deps sbexec
 	@scripts/demo
 
+# bats' own output, then one closing line counted from its TAP report.
 test: deps sbexec $(UNITS) $(FUZZERS)
-	bats test/
+	bats --report-formatter tap --output build test/; s=$$?; \
+	awk '/^not ok /{f++; next} /^ok .*# skip/{k++; next} /^ok /{p++} \
+	END {printf "%d passed, %d failed, %d skipped\n", p, f, k}' \
+		build/report.tap; exit $$s
 
 clean:
 	rm -rf build sbexec
