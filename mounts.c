@@ -3,7 +3,6 @@
  * path wins; at an equal path the rules are merged so that deny wins.
  * Writing must never change what a later run hides: protected names,
  * pinned parents and the refusal of movable symlinks see to that. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -129,16 +128,16 @@ static void protect(struct plan *p, const char *path)
 
 /* A link can be replaced even where its target is bound read-only:
  * refuse rather than protect the target and leave the name open. */
-static int linked_name(const char *path)
+static int linked_name(struct plan *p, const char *path)
 {
-	fprintf(stderr, "sbexec: %s is a symbolic link inside a writable "
-	    "path: it cannot be kept read-only; replace the link with its "
-	    "file or narrow filesystem.allowWrite\n", path);
+	p->why = xasprintf("%s is a symbolic link inside a writable path: it "
+	    "cannot be kept read-only; replace the link with its file or "
+	    "narrow filesystem.allowWrite", path);
 	return -1;
 }
 
 /* The existing protected names at the top of writable mount I. */
-static int protected_in(const struct plan *p, size_t i, struct strv *cand)
+static int protected_in(struct plan *p, size_t i, struct strv *cand)
 {
 	struct stat st;
 	char *path;
@@ -149,7 +148,7 @@ static int protected_in(const struct plan *p, size_t i, struct strv *cand)
 		path = xasprintf("%s/%s", strcmp(p->m[i].path, "/") ?
 		    p->m[i].path : "", protected_names[j]);
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-			rc = linked_name(path);
+			rc = linked_name(p, path);
 		else if (rc == 0 && lstat(path, &st) == 0)
 			strv_push(cand, path);
 		free(path);
@@ -222,7 +221,7 @@ static void emit(const struct plan *p, size_t i, struct strv *out)
 
 /* The caller's relative paths point into its working directory: refuse
  * rather than hide it silently or fail inside bwrap (DESIGN 2). */
-static int check_cwd(const struct plan *p, const char *cwd)
+static int check_cwd(struct plan *p, const char *cwd)
 {
 	const struct mount *best = NULL;
 
@@ -232,14 +231,15 @@ static int check_cwd(const struct plan *p, const char *cwd)
 		if (p->m[i].kind == FS_DENY_READ &&
 		    path_within(cwd, p->m[i].path))
 			best = &p->m[i];
-	fprintf(stderr, "sbexec: the working directory %s is hidden by %s; "
-	    "add it to filesystem.allowRead or run from another directory\n",
-	    cwd, best ? best->why : "the policy");
+	p->why = xasprintf("the working directory %s is hidden by %s; add it "
+	    "to filesystem.allowRead or run from another directory", cwd,
+	    best ? best->why : "the policy");
 	return -1;
 }
 
 void mounts_free(struct plan *p)
 {
+	free(p->why);
 	for (size_t i = 0; i < p->n; i++) {
 		free(p->m[i].path);
 		free(p->m[i].why);
@@ -277,7 +277,7 @@ static void plan_pin(struct plan *p)
 /* Each existing prefix of PATH that is a symlink in a writable place
  * could be pointed elsewhere for the next run, taking the rule, the
  * policy or the audit file with it: refuse. */
-static int unstable_link(const struct plan *p, const char *path,
+static int unstable_link(struct plan *p, const char *path,
     const char *what)
 {
 	char *prefix = xstrdup(path), *end = prefix, *dir;
@@ -294,10 +294,10 @@ static int unstable_link(const struct plan *p, const char *path,
 			v = dir ? view_at(p, p->n, dir) : HIDDEN;
 			free(dir);
 			if (v == WRITABLE) {
-				fprintf(stderr, "sbexec: %s: %s passes through a "
+				p->why = xasprintf("%s: %s passes through a "
 				    "symbolic link inside a writable path, which "
 				    "the command could point elsewhere; name the "
-				    "real path\n", what, path);
+				    "real path", what, path);
 				free(prefix);
 				return -1;
 			}
@@ -310,7 +310,7 @@ static int unstable_link(const struct plan *p, const char *path,
 	return 0;
 }
 
-static int plan_links(const struct policy *pol, const struct plan *p)
+static int plan_links(const struct policy *pol, struct plan *p)
 {
 	for (size_t i = 0; i < pol->nrules; i++)
 		if (unstable_link(p, pol->rules[i].expanded,

@@ -16,11 +16,13 @@ struct mount {
 struct plan {
 	struct mount *m;
 	size_t n;
+	char *why;		/* why the plan was refused */
 };
 
-/* Plan the mounts for POL run from CWD. Returns 0, or, having said why,
- * 126 when the policy hides CWD and 125 when the command could undo the
- * policy (a protected name or a rule's path through a movable link). */
+/* Plan the mounts for POL run from CWD. Returns 0, or, with the reason
+ * in p->why, 126 when the policy hides CWD and 125 when the command could
+ * undo the policy (a protected name or a rule's path through a movable
+ * link). */
 int mounts_plan(const struct policy *pol, const char *cwd, struct plan *p);
 
 /* Append the bwrap options, least specific first. */

@@ -55,12 +55,14 @@ static const char *const head[] = {
 };
 
 int sandbox_argv(const struct policy *pol, const struct command *cmd,
-    char *const *args, const struct sandbox_io *io, struct strv *out)
+    char *const *args, const struct sandbox_io *io, struct strv *out,
+    char **why)
 {
 	struct plan p;
 	int status = mounts_plan(pol, io->cwd, &p);
 
 	if (status != 0) {
+		*why = xstrdup(p.why);
 		mounts_free(&p);
 		return status;
 	}

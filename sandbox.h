@@ -13,9 +13,11 @@ struct sandbox_io {
 
 /* Append to OUT the whole argv: bwrap, its options, binShell and the
  * command string for CMD with ARGS (argv of the command without its
- * name). Returns 0, or the exit status of mounts_plan's refusal. */
+ * name). Returns 0, or the exit status of mounts_plan's refusal with its
+ * reason, allocated, in *WHY. */
 int sandbox_argv(const struct policy *pol, const struct command *cmd,
-    char *const *args, const struct sandbox_io *io, struct strv *out);
+    char *const *args, const struct sandbox_io *io, struct strv *out,
+    char **why);
 
 /* A pipe holding the seccomp filter for bwrap's --seccomp: the full
  * one, or without the AF_UNIX rule when allowUnixSockets is set. */

@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 	struct strv run_argv = { 0 };
 	struct sandbox_io io = { .status_fd = -1, .seccomp_fd = -1 };
 	const char *why = NULL;
-	char **envp;
+	char **envp, *refused = NULL;
 	int status;
 
 	sanitize_fds();
@@ -149,11 +149,11 @@ int main(int argc, char **argv)
 	if (d == DECIDE_BYPASS) {
 		strv_push(&run_argv, cmd->path);
 		strv_pushn(&run_argv, (const char *const *)o.args, o.nargs);
-	} else if ((status = sandbox_argv(&pol, cmd, o.args, &io,
-	    &run_argv)) != 0) {
-		if (o.mode == MODE_RUN)
-			audit_error(cmd->name, "the sandbox was refused: see "
-			    "the message on stderr");
+	} else if ((status = sandbox_argv(&pol, cmd, o.args, &io, &run_argv,
+	    &refused)) != 0) {
+		warnx("%s", refused);
+		if (o.mode == MODE_RUN && audit_error(cmd->name, refused) < 0)
+			exit(EXIT_SBEXEC);
 		exit(status);
 	}
 	if (o.mode == MODE_DRY_RUN) {

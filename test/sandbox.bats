@@ -228,6 +228,8 @@ env_names() {
 	[ ! -e "$T/out/ran" ]
 	run grep -c '"type":"start"' "$AUDIT"
 	assert_output 0
+	run audit_get error 'r["reason"]'
+	assert_output --partial "working directory $W is hidden by filesystem.denyRead"
 }
 
 @test "privateTmp: /tmp is empty inside" {
