@@ -101,14 +101,15 @@ static const char *const decision_name[] = {
 
 int main(int argc, char **argv)
 {
+	/* Static: what main builds lives until exit, which frees it. */
+	static struct policy pol;
+	static struct strv run_argv;
+	static char **envp, *refused;
 	struct options o;
-	struct policy pol;
 	const struct command *cmd;
 	enum decision d;
-	struct strv run_argv = { 0 };
 	struct sandbox_io io = { .status_fd = -1, .seccomp_fd = -1 };
 	const char *why = NULL;
-	char **envp, *refused = NULL;
 	int status;
 
 	sanitize_fds();
@@ -139,10 +140,6 @@ int main(int argc, char **argv)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
-	envp = env_build(environ, pol.env_allow, pol.inherit_host_env);
-	if (envp == NULL)
-		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
-		    "sbexec's bound; name fewer variables", cmd->name);
 	io.cwd = working_dir();
 	io.status_fd = STATUS_FD;
 	io.seccomp_fd = SECCOMP_FD;
@@ -156,6 +153,10 @@ int main(int argc, char **argv)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
+	envp = env_build(environ, pol.env_allow, pol.inherit_host_env);
+	if (envp == NULL)
+		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
+		    "sbexec's bound; name fewer variables", cmd->name);
 	if (o.mode == MODE_DRY_RUN) {
 		print_env(envp);
 		print_argv("argv", run_argv.v);
