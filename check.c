@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "check.h"
 #include "util.h"
 
 static void print_rules(const struct policy *pol, enum fs_kind kind,

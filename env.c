@@ -53,10 +53,9 @@ char **env_build(char *const *host, char *const *allow, int inherit)
 	const char *entry;
 	int rc = 0;
 
-	strv_push(&sv, "");	/* allocate, so that an empty env is valid */
-	free(sv.v[0]);
+	sv.v = xreallocarray(NULL, 1, sizeof(*sv.v));	/* empty is valid */
 	sv.v[0] = NULL;
-	sv.n = 0;
+	sv.cap = 1;
 	if (inherit) {
 		for (; rc == 0 && *host != NULL; host++)
 			rc = add(&sv, &bytes, *host);

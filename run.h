@@ -1,5 +1,4 @@
-/* run.h: running the command under supervision (DESIGN 5), and the
- * --check and --link modes. */
+/* run.h: running the command under supervision (DESIGN 5). */
 #ifndef SBEXEC_RUN_H
 #define SBEXEC_RUN_H
 
@@ -21,9 +20,5 @@ int supervise(const struct policy *pol, const struct command *cmd,
 
 /* Exit with STATUS, or die of signal STATUS-128 when it names one. */
 _Noreturn void exit_like(int status);
-
-/* --check and --link, in check.c. */
-int check_print(const struct policy *pol);
-int link_commands(const struct policy *pol, const char *dir);
 
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "check.h"
 #include "env.h"
 #include "options.h"
 #include "policy.h"
