@@ -16,8 +16,9 @@ CFLAGS += -Werror
 endif
 LDFLAGS += -static
 
-SRCS = sbexec.c options.c policy.c path.c decide.c env.c quote.c \
-	sandbox.c mounts.c audit.c json.c sha256.c supervise.c pump.c check.c util.c
+SRCS = sbexec.c options.c policy.c path.c trust.c decide.c env.c quote.c \
+	sandbox.c mounts.c verify.c audit.c json.c sha256.c supervise.c usage.c \
+	pump.c check.c util.c
 OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec
@@ -54,7 +55,7 @@ UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/quote_roundtrip
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-POLICY_SRCS = policy.c path.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
+POLICY_SRCS = policy.c path.c trust.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz
 FUZZ_TIME ?= 60
 

@@ -162,8 +162,10 @@ static void loud(struct json *j, const struct policy *pol,
 }
 
 int audit_start(const struct policy *pol, const struct command *cmd,
-    char *const *argv, const char *cwd)
+    char *const *argv, const char *cwd, char *const *masked)
 {
+	static char *const none[] = { NULL };
+
 	struct json j;
 
 	head(&j, "start");
@@ -176,6 +178,7 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	json_str(&j, "mode", cmd->bypass ? "bypass" : "sandbox");
 	json_str(&j, "policy", pol->file);
 	json_str(&j, "policySha256", pol->sha256);
+	json_strv(&j, "masked", masked ? masked : none);
 	loud(&j, pol, cmd);
 	return emit(&j);
 }

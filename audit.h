@@ -16,8 +16,9 @@ struct audit_end {
  * be opened (said why). */
 int audit_open(const struct policy *pol);
 
+/* MASKED: the protected names found as links (NULL: none). */
 int audit_start(const struct policy *pol, const struct command *cmd,
-    char *const *argv, const char *cwd);
+    char *const *argv, const char *cwd, char *const *masked);
 int audit_deny(const char *name, const char *reason);
 int audit_error(const char *name, const char *reason);
 int audit_finish(const struct audit_end *end);

@@ -56,11 +56,16 @@ int check_print(const struct policy *pol)
 	print_rules(pol, FS_ALLOW_READ, "readable");
 	print_rules(pol, FS_ALLOW_WRITE, "writable");
 	print_rules(pol, FS_DENY_WRITE, "read-only");
-	printf("  /tmp       %s\n", pol->private_tmp ? "empty, private" :
-	    "the host's, read-only unless allowWrite says otherwise");
-	printf("network: %s\nunix sockets: %s\nenvironment: ",
-	    pol->network_host ? "host" : "none (loopback only)",
-	    pol->allow_unix_sockets ? "allowed" : "denied");
+	if (pol->private_tmp)
+		printf("  /tmp       empty, private, at most %lld bytes\n",
+		    pol->limits.tmp_bytes);
+	else
+		printf("  /tmp       the host's, read-only unless allowWrite "
+		    "says otherwise\n");
+	printf("network: %s\nsocket families: AF_INET, AF_INET6%s; no "
+	    "other\nenvironment: ", pol->network_host ? "host" :
+	    "none (loopback only)", pol->allow_unix_sockets ?
+	    ", AF_UNIX (allowUnixSockets)" : "");
 	if (pol->inherit_host_env)
 		printf("the whole host environment\n");
 	else

@@ -2,10 +2,20 @@
  * Mounts are emitted least specific first, so that the most specific
  * path wins; at an equal path the rules are merged so that deny wins.
  * Writing must never change what a later run hides: protected names,
- * pinned parents and the refusal of movable symlinks see to that. */
+ * pinned parents and the refusal of movable symlinks see to that.
+ *
+ * Code in the sandbox can rename and swap names in writable places while
+ * another run plans (DESIGN 3): every path that is bound is opened once,
+ * O_PATH|O_NOFOLLOW, checked on the descriptor, and handed to bwrap as
+ * --bind-fd/--ro-bind-fd, which mounts that object and dies if it is no
+ * longer what lies at the destination ("Race condition binding dirfd"). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mounts.h"
 #include "path.h"
@@ -42,7 +52,7 @@ static struct mount *plan_add(struct plan *p, const char *path,
 		}
 	p->m = xreallocarray(p->m, p->n + 1, sizeof(*p->m));
 	m = &p->m[p->n++];
-	*m = (struct mount){ xstrdup(path), kind, why, 0, 0 };
+	*m = (struct mount){ xstrdup(path), kind, why, 0, 0, 0, -1, 0, 0, 0 };
 	return m;
 }
 
@@ -109,112 +119,165 @@ static void plan_rules(const struct policy *pol, struct plan *p)
 			    kind_key[r->kind], r->path));
 	if (pol->private_tmp && (tmp = path_resolve("/tmp")) != NULL) {
 		plan_add(p, tmp, FS_DENY_READ,
-		    xstrdup("filesystem.privateTmp"));
+		    xstrdup("filesystem.privateTmp"))->tmp = 1;
 		free(tmp);
 	}
+	/* Every run's argv and working directory are in the audit file. */
+	if (pol->audit_path && (tmp = path_resolve(pol->audit_path)) != NULL) {
+		plan_add(p, tmp, FS_DENY_READ, xstrdup("the audit file"));
+		free(tmp);
+	}
+	p->tmp_bytes = pol->limits.tmp_bytes;
 	plan_sort(p);
 }
 
-static void protect(struct plan *p, const char *path)
+/* Keep PATH read-only, bound from FD (taken over; -1: opened later). */
+static void protect(struct plan *p, const char *path, int fd)
 {
 	struct mount *m;
 
-	if (view_at(p, p->n, path) != WRITABLE)
+	if (view_at(p, p->n, path) != WRITABLE) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	m = plan_add(p, path, FS_DENY_WRITE, xstrdup("protected name"));
 	m->protect = 1;
+	if (m->fd < 0)
+		m->fd = fd;
+	else if (fd >= 0)
+		close(fd);
 	plan_sort(p);
 }
 
-/* A link can be replaced even where its target is bound read-only:
- * refuse rather than protect the target and leave the name open. */
-static int linked_name(struct plan *p, const char *path)
+/* Names to protect, found before any is added to the plan. */
+struct cands {
+	struct strv path;
+	int *fd;
+};
+
+static void cand_add(struct cands *c, const char *path, int fd)
 {
-	p->why = xasprintf("%s is a symbolic link inside a writable path: it "
-	    "cannot be kept read-only; replace the link with its file or "
-	    "narrow filesystem.allowWrite", path);
-	return -1;
+	c->fd = xreallocarray(c->fd, c->path.n + 1, sizeof(*c->fd));
+	c->fd[c->path.n] = fd;
+	strv_push(&c->path, path);
 }
 
-/* The existing protected names at the top of writable mount I. */
-static int protected_in(struct plan *p, size_t i, struct strv *cand)
+/* A protected name that is a symbolic link cannot be made a mount point
+ * (a mount lands on the link's target), so the link itself stays
+ * replaceable, as an absent name is creatable. Refusing to run would
+ * let one hostile run ("ln -s /etc/hostname .profile") stop every later
+ * one: the target is kept read-only instead, and the start record says
+ * so. */
+static void linked_name(struct plan *p, const char *path, struct cands *c)
+{
+	char *target = path_resolve(path);
+
+	strv_push(&p->masked, path);
+	if (target != NULL && view_at(p, p->n, target) == WRITABLE)
+		cand_add(c, target, -1);
+	free(target);
+}
+
+/* The existing protected names at the top of writable mount I, each
+ * opened once: the object checked is the object bound. */
+static void protected_in(struct plan *p, size_t i, struct cands *c)
 {
 	struct stat st;
 	char *path;
-	int rc = 0;
+	int fd;
 
-	for (size_t j = 0; rc == 0 &&
+	for (size_t j = 0;
 	    j < sizeof(protected_names) / sizeof(*protected_names); j++) {
 		path = xasprintf("%s/%s", strcmp(p->m[i].path, "/") ?
 		    p->m[i].path : "", protected_names[j]);
-		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-			rc = linked_name(p, path);
-		else if (rc == 0 && lstat(path, &st) == 0)
-			strv_push(cand, path);
+		fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+			close(fd);
+			linked_name(p, path, c);
+		} else if (fd >= 0) {
+			cand_add(c, path, fd);
+		}
 		free(path);
 	}
-	return rc;
 }
 
-/* Protected names, and sbexec's own policy and audit file, stay
- * read-only; so does anything below them, whatever the policy says. */
-static int plan_protect(const struct policy *pol, struct plan *p)
+/* Protected names stay read-only, and so does anything below them,
+ * whatever the policy says. */
+static void plan_protect(struct plan *p)
 {
-	struct strv cand = { 0 };
+	struct cands c = { 0 };
 	size_t i, j;
-	char *path;
 
 	for (i = 0; i < p->n; i++)
-		if (p->m[i].kind == FS_ALLOW_WRITE &&
-		    protected_in(p, i, &cand) < 0) {
-			strv_free(&cand);
-			return -1;
-		}
-	for (i = 0; i < 2; i++) {
-		path = path_resolve(i == 0 ? pol->file : pol->audit_path ?
-		    pol->audit_path : "");
-		if (path != NULL)
-			strv_push(&cand, path);
-		free(path);
-	}
-	for (i = 0; i < cand.n; i++)
-		protect(p, cand.v[i]);
+		if (p->m[i].kind == FS_ALLOW_WRITE)
+			protected_in(p, i, &c);
+	for (i = 0; i < c.path.n; i++)
+		protect(p, c.path.v[i], c.fd[i]);
 	for (i = 0; i < p->n; i++)
 		for (j = 0; j < p->n; j++)
 			if (p->m[j].protect && p->m[i].kind == FS_ALLOW_WRITE &&
 			    path_within(p->m[i].path, p->m[j].path))
 				p->m[i].kind = FS_DENY_WRITE;
-	strv_free(&cand);
-	return 0;
+	strv_free(&c.path);
+	free(c.fd);
+}
+
+static void bind_fd(struct strv *out, const char *opt, struct mount *m,
+    struct fdv *keep, struct expect *e)
+{
+	char fd[16];
+
+	expect_mount(e, m->path, EXPECT_BIND, m->dev, m->ino);
+	snprintf(fd, sizeof(fd), "%d", m->fd);
+	strv_add(out, opt, fd, m->path);
+	keep->v = xreallocarray(keep->v, keep->n + 1, sizeof(*keep->v));
+	keep->v[keep->n++] = m->fd;
+	m->fd = -1;
+}
+
+/* A hidden directory is an empty tmpfs: read-only once everything below
+ * it is mounted, so that it holds no RAM. privateTmp's is writable and
+ * bounded. */
+static void emit_hidden(const struct plan *p, const struct mount *m,
+    struct strv *out, struct expect *e)
+{
+	char size[32];
+
+	expect_mount(e, m->path, m->dir ? EXPECT_TMPFS : EXPECT_NULL, 0, 0);
+	if (!m->dir) {
+		strv_add(out, "--ro-bind", "/dev/null", m->path);
+		return;
+	}
+	snprintf(size, sizeof(size), "%lld", p->tmp_bytes);
+	if (m->tmp)
+		strv_add(out, "--size", size, NULL);
+	strv_add(out, "--tmpfs", m->path, NULL);
 }
 
 /* One mount, unless what lies above it already gives the same view. */
-static void emit(const struct plan *p, size_t i, struct strv *out)
+static void emit(struct plan *p, size_t i, struct strv *out,
+    struct fdv *keep, struct expect *e)
 {
-	const struct mount *m = &p->m[i];
+	struct mount *m = &p->m[i];
 	enum view above = view_at(p, i, m->path);
-	struct stat st;
 
 	switch (m->kind) {
 	case FS_DENY_READ:
-		if (above == HIDDEN)
-			return;
-		if (stat(m->path, &st) == 0 && S_ISDIR(st.st_mode))
-			strv_add(out, "--tmpfs", m->path, NULL);
-		else
-			strv_add(out, "--ro-bind", "/dev/null", m->path);
+		if (above != HIDDEN)
+			emit_hidden(p, m, out, e);
 		return;
 	case FS_ALLOW_WRITE:
 		if (above != WRITABLE || m->pin)
-			strv_add(out, "--bind", m->path, m->path);
+			bind_fd(out, "--bind-fd", m, keep, e);
 		return;
 	case FS_DENY_WRITE:
 		if (above == WRITABLE)
-			strv_add(out, "--ro-bind", m->path, m->path);
+			bind_fd(out, "--ro-bind-fd", m, keep, e);
 		return;
 	case FS_ALLOW_READ:
 		if (above != READ_ONLY)
-			strv_add(out, "--ro-bind", m->path, m->path);
+			bind_fd(out, "--ro-bind-fd", m, keep, e);
 		return;
 	}
 }
@@ -243,8 +306,19 @@ void mounts_free(struct plan *p)
 	for (size_t i = 0; i < p->n; i++) {
 		free(p->m[i].path);
 		free(p->m[i].why);
+		if (p->m[i].fd >= 0)
+			close(p->m[i].fd);
 	}
 	free(p->m);
+	strv_free(&p->masked);
+}
+
+void fdv_close(struct fdv *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		close(f->v[i]);
+	free(f->v);
+	*f = (struct fdv){ 0 };
 }
 
 
@@ -323,23 +397,88 @@ static int plan_links(const struct policy *pol, struct plan *p)
 	return 0;
 }
 
+/* Open what each mount binds (and look at what each mask hides) once.
+ * The descriptors sit at 10 and above, clear of the numbers the child
+ * gives bwrap's status and seccomp descriptors. */
+static int open_one(struct plan *p, struct mount *m)
+{
+	struct stat st;
+	int fd = m->fd, high;
+
+	if (fd < 0)
+		fd = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
+		p->why = xasprintf("%s (%s) %s while sbexec planned the "
+		    "sandbox; try again", m->path, m->why, fd < 0 ?
+		    strerror(errno) : "became a symbolic link");
+		if (fd >= 0)
+			close(fd);
+		m->fd = -1;
+		return -1;
+	}
+	m->dir = S_ISDIR(st.st_mode);
+	m->dev = st.st_dev;
+	m->ino = st.st_ino;
+	m->fd = -1;
+	if (m->kind == FS_DENY_READ) {
+		close(fd);
+		return 0;
+	}
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	close(fd);
+	if (high < 0) {
+		p->why = xasprintf("%s: cannot keep a descriptor: %s", m->path,
+		    strerror(errno));
+		return -1;
+	}
+	m->fd = high;
+	return 0;
+}
+
+static int plan_open(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (open_one(p, &p->m[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* A policy the command can rewrite is not a policy (DESIGN 1). */
+static int check_policy(struct plan *p, const struct policy *pol)
+{
+	char *file = path_resolve(pol->file);
+	int writable = file != NULL && view_at(p, p->n, file) == WRITABLE;
+
+	if (writable)
+		p->why = xasprintf("the policy %s lies inside its own "
+		    "filesystem.allowWrite, where the command could rewrite it; "
+		    "move it out", pol->file);
+	free(file);
+	return writable ? -1 : 0;
+}
+
 int mounts_plan(const struct policy *pol, const char *cwd, struct plan *p)
 {
 	*p = (struct plan){ 0 };
 	plan_rules(pol, p);
-	if (plan_protect(pol, p) < 0)
-		return EXIT_SBEXEC;
+	plan_protect(p);
 	plan_sort(p);
 	plan_pin(p);
-	if (plan_links(pol, p) < 0)
+	if (check_policy(p, pol) < 0 || plan_links(pol, p) < 0 ||
+	    plan_open(p) < 0)
 		return EXIT_SBEXEC;
 	if (check_cwd(p, cwd) < 0)
 		return EXIT_DENIED;
 	return 0;
 }
 
-void mounts_emit(const struct plan *p, struct strv *out)
+void mounts_emit(struct plan *p, struct strv *out, struct fdv *keep,
+    struct expect *e)
 {
 	for (size_t i = 0; i < p->n; i++)
-		emit(p, i, out);
+		emit(p, i, out, keep, e);
+	for (size_t i = 0; i < p->n; i++)
+		if (p->m[i].kind == FS_DENY_READ && p->m[i].dir &&
+		    !p->m[i].tmp && view_at(p, i, p->m[i].path) != HIDDEN)
+			strv_add(out, "--remount-ro", p->m[i].path, NULL);
 }

@@ -18,6 +18,7 @@
 #include "path.h"
 #include "policy.h"
 #include "sha256.h"
+#include "trust.h"
 #include "util.h"
 
 #define POLICY_MAX_BYTES (1 << 20)	/* DESIGN 1: a policy is small */
@@ -461,6 +462,7 @@ static int key_limits(struct ctx *c, const cJSON *v)
 		LIMIT("fileSizeBytes", file_size_bytes, 0, JSON_INT_MAX),
 		LIMIT("openFiles", open_files, 0, 1 << 20),
 		LIMIT("processes", processes, 0, 1 << 22),
+		LIMIT("tmpBytes", tmp_bytes, 1, JSON_INT_MAX),
 	};
 
 	return check_object(c, v, keys, sizeof(keys) / sizeof(*keys));
@@ -517,6 +519,7 @@ static void set_defaults(struct policy *pol)
 	pol->limits.timeout_ms = 120000;
 	pol->limits.kill_after_ms = 5000;
 	pol->limits.max_output_bytes = 100000000;
+	pol->limits.tmp_bytes = 256LL << 20;
 	pol->audit = AUDIT_STDERR;
 }
 
@@ -581,9 +584,25 @@ int policy_parse(const char *name, const char *buf, size_t len,
 	return rc;
 }
 
+/* Every directory on the way to the file is trusted (trust.c), and the
+ * file opened is the one whose way was checked. */
+static void check_way(const char *file, const struct stat *st)
+{
+	struct stat again;
+	char *why;
+
+	if (trust_path(file, &why) < 0)
+		diex(EXIT_SBEXEC, "policy %s: %s", file, why);
+	if (stat(file, &again) < 0 || again.st_dev != st->st_dev ||
+	    again.st_ino != st->st_ino)
+		diex(EXIT_SBEXEC, "policy %s: changed while being checked; "
+		    "refused", file);
+}
+
 /* DESIGN 1: a regular file of at most 1 MiB, owned by root or the
- * invoking user, writable by nobody else; checked on the descriptor
- * that is read, as sshd's StrictModes does. */
+ * invoking user, writable by nobody else, in directories only they can
+ * change; checked on the descriptor that is read, as sshd's StrictModes
+ * does. */
 static char *read_policy(const char *file, size_t *len)
 {
 	struct stat st;
@@ -608,6 +627,7 @@ static char *read_policy(const char *file, size_t *len)
 	if (st.st_size > POLICY_MAX_BYTES)
 		diex(EXIT_SBEXEC, "%s: larger than %d bytes; refused", file,
 		    POLICY_MAX_BYTES);
+	check_way(file, &st);
 	buf = xmalloc((size_t)st.st_size + 1);
 	n = read(fd, buf, (size_t)st.st_size + 1);
 	if (n < 0)

@@ -32,6 +32,7 @@ struct limits {
 	long long timeout_ms, kill_after_ms, max_output_bytes;
 	long long cpu_seconds, memory_bytes, file_size_bytes;
 	long long open_files, processes;
+	long long tmp_bytes;		/* privateTmp's tmpfs */
 };
 
 struct policy {

@@ -3,6 +3,7 @@
 #define SBEXEC_RUN_H
 
 #include "policy.h"
+#include "sandbox.h"
 
 /* The descriptors bwrap is given, at these numbers in its process. */
 #define STATUS_FD 3
@@ -12,11 +13,19 @@
  * ignore SIGPIPE so that a vanished reader is an error sbexec sees. */
 void supervise_init(void);
 
+/* What a sandboxed run adds: the seccomp feed, the mount sources bwrap
+ * inherits at their own numbers, and the sandbox as planned. */
+struct sandbox_run {
+	struct seccomp_feed feed;
+	const struct fdv *keep;
+	const struct expect *expect;
+};
+
 /* Fork, exec ARGV with ENVP under the policy's limits, copy its output,
  * forward signals, write the end record; returns sbexec's exit status.
- * SECCOMP is a descriptor for bwrap's --seccomp, or -1. */
+ * RUN is NULL for a bypassed command. */
 int supervise(const struct policy *pol, const struct command *cmd,
-    char *const *argv, char *const *envp, int seccomp);
+    char *const *argv, char *const *envp, struct sandbox_run *run);
 
 /* Exit with STATUS, or die of signal STATUS-128 when it names one. */
 _Noreturn void exit_like(int status);

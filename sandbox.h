@@ -2,13 +2,28 @@
 #ifndef SBEXEC_SANDBOX_H
 #define SBEXEC_SANDBOX_H
 
+#include "mounts.h"
 #include "policy.h"
 #include "util.h"
+#include "verify.h"
 
 struct sandbox_io {
 	const char *cwd;	/* the caller's working directory, resolved */
 	int status_fd;		/* --json-status-fd, or -1 */
 	int seccomp_fd;		/* --seccomp, or -1 */
+	struct fdv keep;	/* out: descriptors bwrap must inherit */
+	struct strv masked;	/* out: protected names left as links */
+	struct expect expect;	/* out: the sandbox as planned */
+};
+
+/* bwrap reads its --seccomp descriptor after every mount is made and
+ * before the command runs: the pipe holds one buffer of the filter, and
+ * the rest is written once the sandbox has been verified (verify.c).
+ * bwrap draining the first buffer is the sign that it is done. */
+struct seccomp_feed {
+	int rd, wr;		/* wr: non-blocking, -1 when all is written */
+	unsigned char *rest;
+	size_t len;
 };
 
 /* Append to OUT the whole argv: bwrap, its options, binShell and the
@@ -16,11 +31,12 @@ struct sandbox_io {
  * name). Returns 0, or the exit status of mounts_plan's refusal with its
  * reason, allocated, in *WHY. */
 int sandbox_argv(const struct policy *pol, const struct command *cmd,
-    char *const *args, const struct sandbox_io *io, struct strv *out,
+    char *const *args, struct sandbox_io *io, struct strv *out,
     char **why);
 
-/* A pipe holding the seccomp filter for bwrap's --seccomp: the full
- * one, or without the AF_UNIX rule when allowUnixSockets is set. */
-int sandbox_seccomp(const struct policy *pol);
+/* The pipe for bwrap's --seccomp, with the full filter or the one that
+ * allows AF_UNIX when allowUnixSockets is set, padded past one buffer
+ * with instructions that are never reached. */
+void sandbox_seccomp(const struct policy *pol, struct seccomp_feed *f);
 
 #endif

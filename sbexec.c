@@ -106,6 +106,7 @@ int main(int argc, char **argv)
 	static struct policy pol;
 	static struct strv run_argv;
 	static char **envp, *refused;
+	static struct sandbox_run run;
 	struct options o;
 	const struct command *cmd;
 	enum decision d;
@@ -160,11 +161,19 @@ int main(int argc, char **argv)
 		    "sbexec's bound; name fewer variables", cmd->name);
 	if (o.mode == MODE_DRY_RUN) {
 		print_env(envp);
+		for (size_t i = 0; i < io.masked.n; i++)
+			printf("masked: %s (a link: its target is read-only, "
+			    "the link replaceable)\n", io.masked.v[i]);
 		print_argv("argv", run_argv.v);
 		exit(0);
 	}
-	if (audit_start(&pol, cmd, o.cmd_argv, io.cwd) < 0)
+	if (audit_start(&pol, cmd, o.cmd_argv, io.cwd, io.masked.v) < 0)
 		exit(EXIT_SBEXEC);
+	if (d == DECIDE_SANDBOX) {
+		run.keep = &io.keep;
+		run.expect = &io.expect;
+		sandbox_seccomp(&pol, &run.feed);
+	}
 	exit_like(supervise(&pol, cmd, run_argv.v, envp,
-	    d == DECIDE_SANDBOX ? sandbox_seccomp(&pol) : -1));
+	    d == DECIDE_SANDBOX ? &run : NULL));
 }

@@ -25,9 +25,13 @@
 #include "audit.h"
 #include "pump.h"
 #include "run.h"
+#include "usage.h"
 #include "util.h"
 
 #define STATUS_MAX 4096		/* bwrap's status records are short */
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)	/* linux/close_range.h, 5.11 */
+#endif
 
 static sigset_t orig_mask;
 static struct sigaction orig_pipe;
@@ -36,6 +40,8 @@ static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 struct sup {
 	const struct policy *pol;
 	const struct command *cmd;
+	struct sandbox_run *run;	/* NULL for a bypassed command */
+	const char *refused;	/* why the sandbox was not let run */
 	pid_t child, init_pid;	/* bwrap; the sandbox's PID 1 */
 	int sandboxed, sigfd, status_fd, exit_code, reaped, wstatus;
 	int timed_out;
@@ -45,6 +51,7 @@ struct sup {
 	char status[STATUS_MAX];
 	size_t status_len;
 	struct rusage ru;
+	struct usage killed;	/* read just before the tree was killed */
 	struct stream out, err;
 };
 
@@ -105,6 +112,19 @@ static void place_fds(const int *fds, const int *targets, size_t n)
 			child_fail(EXIT_SBEXEC, "dup2");
 }
 
+/* Nothing but 0-2, and for bwrap its status and seccomp descriptors and
+ * the mount sources, crosses the exec. */
+static void close_fds(const struct sup *s)
+{
+	unsigned from = s->sandboxed ? 5U : 3U;
+
+	if (syscall(SYS_close_range, from, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		child_fail(EXIT_SBEXEC, "close_range");
+	for (size_t i = 0; s->run != NULL && i < s->run->keep->n; i++)
+		if (fcntl(s->run->keep->v[i], F_SETFD, 0) < 0)
+			child_fail(EXIT_SBEXEC, "fcntl");
+}
+
 static _Noreturn void child(struct sup *s, char *const *argv,
     char *const *envp, const int fds[4], pid_t parent)
 {
@@ -116,7 +136,7 @@ static _Noreturn void child(struct sup *s, char *const *argv,
 	if (s->sandboxed)
 		setpgid(0, 0);
 	place_fds(fds, (const int[]){ 1, 2, STATUS_FD, SECCOMP_FD }, 4);
-	syscall(SYS_close_range, s->sandboxed ? 5U : 3U, ~0U, 0U);
+	close_fds(s);
 	set_limits(&s->pol->limits);
 	sigaction(SIGPIPE, &orig_pipe, NULL);
 	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
@@ -172,10 +192,9 @@ static void output_pipes(struct sup *s, int fds[2])
 	}
 }
 
-static void spawn(struct sup *s, char *const *argv, char *const *envp,
-    int seccomp)
+static void spawn(struct sup *s, char *const *argv, char *const *envp)
 {
-	int st[2], fds[4] = { -1, -1, -1, seccomp };
+	int st[2], fds[4] = { -1, -1, -1, s->run ? s->run->feed.rd : -1 };
 	pid_t parent = getpid();
 
 	output_pipes(s, fds);
@@ -188,7 +207,7 @@ static void spawn(struct sup *s, char *const *argv, char *const *envp,
 		die(EXIT_SBEXEC, "fork");
 	if (s->child == 0)
 		child(s, argv, envp, fds, parent);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (fds[i] >= 0 && (i == 0 || fds[i] != fds[i - 1]))
 			close(fds[i]);
 }
@@ -237,8 +256,11 @@ static void deliver_pending(struct sup *s)
 	}
 }
 
-static void kill_all(const struct sup *s)
+/* Killed outright, the sandbox's init reaps its processes unaccounted:
+ * their usage is read first. */
+static void kill_all(struct sup *s)
 {
+	usage_tree(s->init_pid > 0 ? s->init_pid : s->child, &s->killed);
 	if (s->init_pid > 0)
 		kill(s->init_pid, SIGKILL);
 	kill(s->child, SIGKILL);
@@ -261,10 +283,11 @@ static void reap(struct sup *s)
 		s->reaped = 1;
 }
 
-/* The sandbox's init, orphaned by bwrap, dies with the sandbox (bwrap's
- * --die-with-parent): wait for its SIGCHLD, a second at most, and add
- * its usage, which holds the command's. */
-static void reap_init(struct sup *s)
+/* Everything sbexec is left to reap: the sandbox's init, orphaned by
+ * bwrap, dies with the sandbox (bwrap's --die-with-parent). Wait for
+ * each SIGCHLD, a second at most, and add each one's usage, which holds
+ * the command's when init reaped it. */
+static void reap_rest(struct sup *s)
 {
 	struct pollfd p = { .fd = s->sigfd, .events = POLLIN };
 	struct signalfd_siginfo si;
@@ -273,16 +296,16 @@ static void reap_init(struct sup *s)
 	pid_t pid;
 	int st;
 
-	while (s->init_pid > 0) {
-		pid = wait4(s->init_pid, &st, WNOHANG, &ru);
+	for (;;) {
+		pid = wait4(-1, &st, WNOHANG, &ru);
 		if (pid < 0 || (pid == 0 && now_ms() >= until))
 			return;
-		if (pid == s->init_pid) {
+		if (pid > 0) {
 			timeradd(&s->ru.ru_utime, &ru.ru_utime, &s->ru.ru_utime);
 			timeradd(&s->ru.ru_stime, &ru.ru_stime, &s->ru.ru_stime);
 			if (ru.ru_maxrss > s->ru.ru_maxrss)
 				s->ru.ru_maxrss = ru.ru_maxrss;
-			return;
+			continue;
 		}
 		poll(&p, 1, (int)(until - now_ms()));
 		while (read(s->sigfd, &si, sizeof(si)) > 0)
@@ -390,6 +413,42 @@ static void on_stream(struct sup *s, struct stream *st, short revents)
 	}
 }
 
+static void feed_close(struct sup *s)
+{
+	if (s->run != NULL && s->run->feed.wr >= 0) {
+		close(s->run->feed.wr);
+		s->run->feed.wr = -1;
+	}
+}
+
+/* bwrap has read the first buffer of the filter: every mount is made
+ * and the command has not started. Check the sandbox, then let bwrap
+ * read the rest; or stop it. */
+static void on_feed(struct sup *s, short revents)
+{
+	struct seccomp_feed *f = &s->run->feed;
+	char *why = NULL;
+
+	if (revents == 0)
+		return;
+	if (!(revents & POLLOUT)) {
+		feed_close(s);
+		return;
+	}
+	if (s->init_pid <= 0)
+		why = xstrdup("bwrap did not say which process it set up");
+	else
+		verify_sandbox(s->init_pid, s->run->expect, &why);
+	if (why == NULL && write(f->wr, f->rest, f->len) == (ssize_t)f->len) {
+		feed_close(s);
+		return;
+	}
+	s->refused = why ? why : "the seccomp filter could not be passed";
+	kill_all(s);
+	s->kill_at = -1;
+	feed_close(s);
+}
+
 static void on_timers(struct sup *s)
 {
 	long long now = now_ms();
@@ -406,9 +465,9 @@ static void on_timers(struct sup *s)
 
 static void loop(struct sup *s)
 {
-	struct pollfd p[4];
+	struct pollfd p[5];
 	size_t n;
-	int st, out, err;
+	int st, out, err, feed;
 
 	while (!done(s)) {
 		n = 0;
@@ -419,6 +478,10 @@ static void loop(struct sup *s)
 			    .events = POLLIN };
 		out = watch(p, &n, &s->out);
 		err = watch(p, &n, &s->err);
+		feed = s->run == NULL || s->run->feed.wr < 0 ? -1 : (int)n;
+		if (feed >= 0)
+			p[n++] = (struct pollfd){ .fd = s->run->feed.wr,
+			    .events = POLLOUT };
 		if (poll(p, n, next_timeout(s)) < 0 && errno != EINTR)
 			die(EXIT_SBEXEC, "poll");
 		if (p[0].revents)
@@ -429,6 +492,8 @@ static void loop(struct sup *s)
 			on_stream(s, &s->out, p[out].revents);
 		if (err >= 0)
 			on_stream(s, &s->err, p[err].revents);
+		if (feed >= 0)
+			on_feed(s, p[feed].revents);
 		deliver_pending(s);
 		on_timers(s);
 	}
@@ -479,6 +544,12 @@ static void setup_failed(const struct sup *s)
 
 static int exit_status(const struct sup *s)
 {
+	if (s->refused != NULL) {
+		warnx("%s: the sandbox did not come out as planned (%s); "
+		    "nothing ran. Another run may be changing names in a "
+		    "writable directory: try again", s->cmd->name, s->refused);
+		return EXIT_SBEXEC;
+	}
 	if (s->limit != NULL)
 		return EXIT_SBEXEC;
 	if (s->timed_out)
@@ -493,6 +564,11 @@ static int exit_status(const struct sup *s)
 	return EXIT_SBEXEC;
 }
 
+static long long max_ll(long long a, long long b)
+{
+	return a > b ? a : b;
+}
+
 static void record_end(const struct sup *s, int status)
 {
 	struct audit_end e = {
@@ -503,9 +579,10 @@ static void record_end(const struct sup *s, int status)
 		.stdout_bytes = s->out.bytes,
 		.stderr_bytes = s->err.bytes,
 		.duration_ms = now_ms() - s->start,
-		.max_rss_kb = s->ru.ru_maxrss,
-		.cpu_ms = (s->ru.ru_utime.tv_sec + s->ru.ru_stime.tv_sec) * 1000LL
-		    + (s->ru.ru_utime.tv_usec + s->ru.ru_stime.tv_usec) / 1000,
+		.max_rss_kb = max_ll(s->ru.ru_maxrss, s->killed.max_rss_kb),
+		.cpu_ms = max_ll((s->ru.ru_utime.tv_sec + s->ru.ru_stime.tv_sec)
+		    * 1000LL + (s->ru.ru_utime.tv_usec + s->ru.ru_stime.tv_usec) /
+		    1000, s->killed.cpu_ms),
 	};
 
 	if (audit_finish(&e) < 0)
@@ -513,10 +590,10 @@ static void record_end(const struct sup *s, int status)
 }
 
 int supervise(const struct policy *pol, const struct command *cmd,
-    char *const *argv, char *const *envp, int seccomp)
+    char *const *argv, char *const *envp, struct sandbox_run *run)
 {
-	struct sup s = { .pol = pol, .cmd = cmd, .sandboxed = !cmd->bypass,
-	    .status_fd = -1, .exit_code = -1 };
+	struct sup s = { .pol = pol, .cmd = cmd, .run = run,
+	    .sandboxed = !cmd->bypass, .status_fd = -1, .exit_code = -1 };
 	sigset_t set;
 	int status;
 
@@ -535,11 +612,12 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	 * inherits it, and with it the command's CPU time and memory. */
 	if (s.sandboxed)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
-	spawn(&s, argv, envp, seccomp);
+	spawn(&s, argv, envp);
 	loop(&s);
+	feed_close(&s);
 	stream_free(&s.out);
 	stream_free(&s.err);
-	reap_init(&s);
+	reap_rest(&s);
 	status = exit_status(&s);
 	record_end(&s, status);
 	return status;

@@ -5,6 +5,12 @@
 # to FAIL through sbexec, asserting that the secret never appears, the file
 # was not written, the connection was not made.
 #
+# argv alone gives native code in the sandbox (DESIGN 3): "attack" below
+# is that code, loaded as an attacker loads it. ffmpeg writes payload.so
+# from a data: URI into the writable cwd, and a second ffmpeg loads it
+# with -af ladspa=file=; its constructor runs the probes of
+# test/probe_syscalls.c named in ./payload.args.
+#
 # The secret is $SECRET (an SRT subtitle holding a random $TOKEN, so that
 # demuxers probing it recognise it) in $T/secret/, which every policy here
 # hides with filesystem.denyRead; the working directory $W is writable.
@@ -18,14 +24,14 @@ bats_require_minimum_version 1.5.0
 FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 
 # The syscall probe, and the same source built as the library a hostile
-# "-af ladspa=file=" loads; its constructor connects to $HOST_SOCK.
+# "-af ladspa=file=" loads, and that library as a data: URI.
 setup_file() {
 	local src="$BATS_TEST_DIRNAME/probe_syscalls.c"
 	export HOST_SOCK="$BATS_FILE_TMPDIR/host.sock"
 	gcc -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/probe_syscalls" "$src"
-	gcc -Wall -Wextra -Werror -shared -fPIC -s \
-		-DPAYLOAD_CONNECT="\"$HOST_SOCK\"" \
+	gcc -Wall -Wextra -Werror -shared -fPIC -s -DPAYLOAD \
 		-o "$BATS_FILE_TMPDIR/payload.so" "$src"
+	base64 -w0 "$BATS_FILE_TMPDIR/payload.so" >"$BATS_FILE_TMPDIR/payload.b64"
 }
 
 setup() {
@@ -126,6 +132,34 @@ listen_recording() {
 connections() {
 	sleep 0.2
 	if [ -f "$CONNS" ]; then wc -l <"$CONNS"; else echo 0; fi
+}
+
+# attack FFMPEG PROBE...: native code from argv alone. FFMPEG (ffmpeg
+# for the attack without sbexec, "$BIN/ffmpeg" through it) writes
+# payload.so from a data: URI, then loads it as a LADSPA plugin; the
+# probes' answers are the output.
+attack() {
+	local ff=$1 uri
+	shift
+	uri="data:application/octet-stream;base64,$(cat "$BATS_FILE_TMPDIR/payload.b64")"
+	printf '%s\n' "$@" >payload.args
+	"$ff" -nostdin -v error -y -f data -i "$uri" -map 0 -c copy \
+		-f data payload.so || return
+	"$ff" -nostdin -v error -f lavfi -i anullsrc \
+		-af ladspa=file=./payload.so -t 0.1 -f null -
+}
+
+# assert_attack_stopped DIRECT SANDBOX PROBE...: the attack answers
+# DIRECT without sbexec and SANDBOX through it (lines NAME=RESULT).
+assert_attack_stopped() {
+	local direct=$1 sandbox=$2
+	shift 2
+	run attack ffmpeg "$@"
+	assert_success
+	assert_output "$direct"
+	run attack "$BIN/ffmpeg" "$@"
+	assert_success
+	assert_output "$sandbox"
 }
 
 # probe_in_sandbox NAME...: the syscall probe through sbexec (via the
@@ -376,6 +410,10 @@ assert_filtered() {
 
 @test "seccomp: an i386 syscall (int \$0x80, getpid) kills the process" {
 	run "$PROBE" i386
+	# Without IA32 emulation the kernel itself kills the probe: the
+	# attack does not exist there.
+	[ "$status" -eq 0 ] ||
+		skip "the kernel has no IA32 emulation (int \$0x80 killed the probe itself: $status)"
 	assert_output i386=OK
 	run -159 probe_in_sandbox i386
 	refute_output --partial i386=
@@ -413,18 +451,9 @@ assert_filtered() {
 # writable cwd, a second ffmpeg loads it as a LADSPA plugin, and its code
 # reaches a host Unix socket (think /run/docker.sock) past the filter.
 @test "argv alone (data: URI + ladspa=file=) reaches a host Unix socket directly, not through sbexec" {
-	local uri
-	uri="data:application/octet-stream;base64,$(base64 -w0 "$BATS_FILE_TMPDIR/payload.so")"
 	listen_recording unix "$HOST_SOCK"
-	works_directly -f data -i "$uri" -map 0 -c copy -f data payload.so
-	works_directly -f lavfi -i anullsrc -af ladspa=file=./payload.so -t 0.1 -f null -
-	assert_output "HELLO"$'\n'"payload=OK"
-	assert_equal "$(connections)" 1
-	rm payload.so
-	run "$BIN/ffmpeg" -nostdin -v error -f data -i "$uri" -map 0 -c copy -f data payload.so
-	run "$BIN/ffmpeg" -nostdin -v error -f lavfi -i anullsrc \
-		-af ladspa=file=./payload.so -t 0.1 -f null -
-	refute_output --partial HELLO
+	assert_attack_stopped "HELLO"$'\n'"unix_socket_hibits=OK" \
+		unix_socket_hibits=EPERM -c "$HOST_SOCK" unix_socket_hibits
 	assert_equal "$(connections)" 1
 }
 
@@ -448,22 +477,41 @@ assert_filtered() {
 	assert_equal "$(cat normal.txt)" ok
 }
 
-# A dotfile manager (stow, chezmoi symlink mode) makes .bashrc a symlink:
-# a read-only bind would land on its target and leave the link itself
-# replaceable, so sbexec refuses to run there instead.
-@test "a protected name that is a symlink (.bashrc -> dotfiles/bashrc) is refused, not left replaceable" {
+# A dotfile manager (stow, chezmoi symlink mode) makes .bashrc a symlink.
+# A mount cannot be put on a link, so the link itself stays replaceable,
+# as an absent protected name is creatable; its target is kept read-only,
+# the run goes on, and the start record names the link.
+@test "a protected name that is a symlink (.bashrc -> dotfiles/bashrc): its target stays read-only, the run goes on, the audit says so" {
 	mkdir dotfiles
 	echo 'echo good' >dotfiles/bashrc
 	ln -s dotfiles/bashrc .bashrc
-	run sh -c 'rm .bashrc && echo evil >.bashrc' # what the sandbox tries
+	run sh -c 'echo evil >>.bashrc' # what the sandbox tries
 	assert_success
-	rm .bashrc
-	ln -s dotfiles/bashrc .bashrc
-	run sbx sh -c 'rm .bashrc && echo evil >.bashrc'
-	assert_failure 125
-	assert_output --partial "$W/.bashrc is a symbolic link inside a writable path"
-	[ -L .bashrc ]
-	assert_equal "$(cat .bashrc)" 'echo good'
+	echo 'echo good' >dotfiles/bashrc
+	run sbx sh -c 'echo evil >>.bashrc'
+	assert_failure 2
+	assert_output --partial "Read-only file system"
+	assert_equal "$(cat dotfiles/bashrc)" 'echo good'
+	run audit_get start 'r["masked"]'
+	assert_output "[\"$W/.bashrc\"]"
+	run sbx -n sh -c true
+	assert_line "masked: $W/.bashrc (a link: its target is read-only, the link replaceable)"
+}
+
+# One hostile run leaves a protected name as a link; every later run
+# used to stop with 125 until someone removed it.
+@test "a link one run leaves at a protected name (.profile -> /etc/hostname) does not stop later runs" {
+	run sbx sh -c 'ln -s /etc/hostname .profile'
+	assert_success
+	[ -L .profile ]
+	run "$BIN/ffmpeg" -nostdin -v error -i sample.mp4 -c copy out.mp4
+	assert_success
+	[ -s out.mp4 ]
+	run audit_get start 'r["masked"]'
+	assert_output "[\"$W/.profile\"]"
+	run "$BIN/ffprobe" -v error -show_entries format=nb_streams -of csv=p=0 out.mp4
+	assert_success
+	assert_output 2
 }
 
 # ----------------------------------------------- invocation and policy
@@ -496,53 +544,43 @@ assert_filtered() {
 	assert_equal "$(cat "$T/elsewhere.txt")" ORIGINAL
 }
 
-@test "the policy and audit files inside allowWrite cannot be rewritten from inside" {
-	mv "$SBEXEC_POLICY" "$W/policy.json"
-	export SBEXEC_POLICY="$W/policy.json"
+# A policy the command could rewrite is no policy: refused, before any
+# command runs. The audit file in a writable place is hidden and cannot
+# be rewritten, moved or removed.
+@test "a policy inside its own allowWrite is refused (125); an audit file there cannot be touched" {
+	cp "$SBEXEC_POLICY" "$W/policy.json"
+	run -125 sbx -p "$W/policy.json" sh -c 'touch ran'
+	assert_output --partial "the policy $W/policy.json lies inside its own filesystem.allowWrite"
+	[ ! -e ran ]
 	AUDIT="$W/audit.jsonl"
 	fs_policy '"allowWrite": ["."]'
 	run sbx sh -c true
 	assert_success
-	local sum attack
-	sum=$(sha256sum <policy.json)
-	for attack in 'echo "{}" >policy.json' 'rm -f policy.json' \
-	    'mv policy.json p' 'echo "{}" >p && mv p policy.json' \
-	    ': >audit.jsonl' 'rm -f audit.jsonl' 'mv audit.jsonl a'; do
+	local attack
+	for attack in ': >audit.jsonl' 'rm -f audit.jsonl' 'mv audit.jsonl a' \
+	    'echo x >a && mv a audit.jsonl'; do
 		run sbx sh -c "$attack"
 		assert_failure
-		assert_equal "$(sha256sum <policy.json)" "$sum"
 		[ -f audit.jsonl ]
 	done
 	# The audit file only grew, by one JSON record per line.
 	run python3 -c 'import json, sys
 print(sum(json.loads(l)["type"] == "start" for l in open(sys.argv[1])))' audit.jsonl
-	assert_output 8
+	assert_output 5
 }
 
-# Were the directory of the policy and audit files below allowWrite
-# renamed, a new policy could take their place (owned by the invoking
-# user, mode 644: accepted) and bypass ffmpeg, whose hostile argv would
-# then run unsandboxed. The directory is pinned by a mount.
-@test "the policy in a subdirectory of allowWrite cannot be replaced by renaming the directory" {
-	local attack='mv conf old && mkdir conf && echo "{\"commands\":
-	    {\"ffmpeg\": \"/usr/bin/ffmpeg\"}, \"bypass\": [\"ffmpeg\"],
-	    \"audit\": \"stderr\"}" >conf/policy.json'
+# Were the directory of the policy below allowWrite renamed, a new policy
+# could take its place (owned by the invoking user, mode 644: accepted)
+# and bypass ffmpeg. Such a policy is refused outright.
+@test "a policy in a subdirectory of its allowWrite is refused, so it cannot be replaced by renaming the directory" {
 	mkdir conf
 	mv "$SBEXEC_POLICY" conf/policy.json
 	export SBEXEC_POLICY="$W/conf/policy.json"
-	AUDIT="$W/conf/audit.jsonl"
-	fs_policy '"allowWrite": ["."]'
-	run sbx -n ffmpeg
-	assert_line "decision: sandbox"
-	sh -c "$attack"
-	run sbx -n ffmpeg
-	assert_line "decision: bypass"
-	rm -r conf
-	mv old conf
-	run sbx sh -c "$attack"
-	run sbx -n ffmpeg
-	assert_line "decision: sandbox"
-	[ -f conf/audit.jsonl ]
+	run -125 sbx -n ffmpeg
+	assert_output --partial "lies inside its own filesystem.allowWrite"
+	run -125 sbx sh -c 'mv conf old'
+	[ -d conf ]
+	[ ! -e old ]
 }
 
 # A symlink on the way to a rule's path, inside a writable place, could
@@ -557,4 +595,149 @@ print(sum(json.loads(l)["type"] == "start" for l in open(sys.argv[1])))' audit.j
 	assert_failure 125
 	assert_output --partial "passes through a symbolic link inside a writable path"
 	[ "$(readlink link)" = real ]
+}
+
+# ------------------------------------------- native code in the sandbox
+# The outside review's escapes, each run as code loaded from argv alone
+# (attack above), first without sbexec, then through it.
+
+# One run creates .git (absent when it started, so not protected in it)
+# and swaps it with a link to the denied directory, again and again;
+# ordinary runs meanwhile read .git/token.txt. Without sbexec about one
+# run in two prints the secret; through it, before the checks of
+# verify.c, about one in fifteen did (bwrap resolves --bind-fd to a path
+# and mounts that path later). Now the secret never shows: such runs
+# stop with 125 before the command starts.
+@test "escape 1: .git swapped with a link to a denied directory while other runs plan never shows the secret" {
+	local i seen=0 ran=0
+	attack ffmpeg flip:4 3>&- &
+	PIDS+=($!)
+	for i in $(seq 200); do
+		run ffmpeg -nostdin -v error -f data -i .git/token.txt -map 0 \
+			-c copy -f data -
+		[[ $output == *"$TOKEN"* ]] && { seen=1; break; }
+	done
+	assert_equal "$seen" 1
+	while kill -0 "${PIDS[-1]}" 2>/dev/null; do sleep 0.1; done
+	rm -rf .git lnk
+	attack "$BIN/ffmpeg" flip:10 3>&- &
+	PIDS+=($!)
+	for i in $(seq 100); do [ -e .git ] && break; sleep 0.05; done
+	[ -e .git ]
+	for i in $(seq 80); do
+		run "$BIN/ffmpeg" -nostdin -v error -f data -i .git/token.txt \
+			-map 0 -c copy -f data -
+		refute_output --partial "$TOKEN"
+		ran=$((ran + 1))
+		kill -0 "${PIDS[-1]}" 2>/dev/null || break
+	done
+	[ "$ran" -ge 20 ]
+	while kill -0 "${PIDS[-1]}" 2>/dev/null; do sleep 0.1; done
+}
+
+# listen_dgram PATH: a datagram socket at PATH that appends what it
+# receives to $CONNS.
+listen_dgram() {
+	CONNS="$T/connections.log"
+	serve socat -u "UNIX-RECV:$1,unlink-early" "OPEN:$CONNS,creat,append"
+	local _
+	for _ in $(seq 100); do [ -S "$1" ] && return 0; sleep 0.05; done
+	fail "no datagram socket at $1"
+}
+
+@test "escape 2: socketpair(AF_UNIX, SOCK_DGRAM) sends to a host socket directly, not through sbexec" {
+	listen_dgram "$HOST_SOCK"
+	assert_attack_stopped unix_dgram=OK unix_dgram=EPERM \
+		-c "$HOST_SOCK" unix_dgram
+	assert_equal "$(connections)" 1
+	fs_policy '"allowWrite": ["."]' ', "allowUnixSockets": true'
+	run attack "$BIN/ffmpeg" -c "$HOST_SOCK" unix_dgram
+	assert_output unix_dgram=OK
+	assert_equal "$(connections)" 2
+}
+
+# When root runs sbexec, uid 0 in the sandbox owns what it writes: a
+# setuid file left in the cwd is a root shell for any local user.
+@test "escape 3: no file the command writes is setuid, setgid, capable or world-opened" {
+	local probes=(setuid_chmod setuid_fchmod setuid_fchmodat2 setuid_open
+		setuid_openat2 setuid_mknod setgid_mkdir setxattr_acl
+		setxattr_caps chmod_world) p
+	run attack ffmpeg "${probes[@]}"
+	assert_success
+	for p in "${probes[@]}"; do assert_line "$p=OK"; done
+	run find . -perm -4000
+	assert_line ./suid_chmod
+	assert_line ./suid_open
+	rm -rf suid_* sgid_* acl_file caps_file world
+	run attack "$BIN/ffmpeg" "${probes[@]}"
+	assert_success
+	for p in "${probes[@]}"; do
+		[ "$p" = setuid_openat2 ] && continue
+		assert_line "$p=EPERM"
+	done
+	assert_line setuid_openat2=ENOSYS
+	run find . -perm /6002 -o -perm /o+w -type d
+	assert_output ""
+	run python3 -c 'import os, sys
+print([os.listxattr(f) for f in sys.argv[1:]])' acl_file caps_file
+	assert_output "[[], []]"
+}
+
+@test "escape 4: socket families are an allow-list: only AF_INET and AF_INET6 (AF_UNIX with allowUnixSockets)" {
+	assert_attack_stopped \
+		"families=$(seq -s, 0 63)" families=2,10 families
+	fs_policy '"allowWrite": ["."]' ', "allowUnixSockets": true'
+	run attack "$BIN/ffmpeg" families
+	assert_output families=1,2,10
+}
+
+@test "escape 4: AF_VSOCK (the hypervisor, whatever the namespace) is refused" {
+	run "$PROBE" vsock
+	[ "$output" = vsock=OK ] ||
+		skip "the kernel has no AF_VSOCK here ($output)"
+	run attack "$BIN/ffmpeg" vsock
+	assert_output vsock=EPERM
+}
+
+@test "weakness 6: a hidden directory and /dev hold no RAM; privateTmp is bounded by limits.tmpBytes" {
+	local shm=/dev/shm/sbexec-fill-$$
+	run attack ffmpeg "fill:$shm" "fill:$T/secret/fill"
+	assert_output "fill=OK"$'\n'"fill=OK"
+	rm -f "$shm" "$T/secret/fill"
+	run attack "$BIN/ffmpeg" "fill:$shm" "fill:$T/secret/fill"
+	assert_output "fill=EROFS"$'\n'"fill=EROFS"
+	[ ! -e "$shm" ]
+	[ ! -e "$T/secret/fill" ]
+	fs_policy '"allowWrite": ["."], "privateTmp": true' \
+		', "limits": {"tmpBytes": 1048576}'
+	run attack "$BIN/ffmpeg" fill:/tmp/fill
+	assert_output fill=ENOSPC
+}
+
+@test "weakness 7: the audit file, every run's argv, is readable directly, not through sbexec" {
+	run sbx sh -c true
+	run attack ffmpeg "read:$AUDIT"
+	assert_output --partial '"type":"start"'
+	run attack "$BIN/ffmpeg" "read:$AUDIT"
+	refute_output --partial '"type"'
+	assert_output read=EACCES
+}
+
+# SECURITY.md, noexec: a writable directory on a noexec filesystem stays
+# noexec in the sandbox, and the library argv wrote cannot be loaded.
+@test "in an output directory on a noexec filesystem the written library does not load" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+	run attack "$BIN/ffmpeg" families
+	assert_output families=2,10
+	mkdir "$T/nx"
+	mount -t tmpfs -o noexec,size=16m sbexec-test "$T/nx" ||
+		skip "cannot mount a tmpfs here"
+	cd "$T/nx"
+	fs_policy '"allowWrite": ["."]'
+	run attack "$BIN/ffmpeg" families
+	cd "$W"
+	umount "$T/nx"
+	assert_failure
+	assert_output --partial "Failed to load './payload.so'"
+	refute_output --partial families=
 }

@@ -396,6 +396,56 @@ audit_field() {
 	expect_file_error "owned by uid 65534, not by root or the invoking user; refused"
 }
 
+# Every directory on the way is checked, as sshd's StrictModes and sudo
+# do: whoever can write one can put another policy in the file's place.
+@test "a policy in a world-writable directory is refused" {
+	mkdir -m 777 "$T/shared"
+	chmod 777 "$T/shared"
+	cp "$SBEXEC_POLICY" "$T/shared/policy.json"
+	run sbx -p "$T/shared/policy.json" sh -c 'touch ran'
+	assert_failure 125
+	assert_output "sbexec: policy $T/shared/policy.json: $T/shared is a directory writable by group or others (chmod go-w, or move the policy); refused"
+	[ ! -e ran ]
+}
+
+@test "a policy reached through a symlink in a group-writable directory is refused" {
+	mkdir "$T/conf" "$T/shared"
+	chmod 775 "$T/shared"
+	cp "$SBEXEC_POLICY" "$T/conf/policy.json"
+	ln -s ../conf "$T/shared/link"
+	run sbx -p "$T/shared/link/policy.json" --check
+	assert_failure 125
+	assert_output --partial "$T/shared is a directory writable by group or others"
+	chmod 755 "$T/shared"
+	run sbx -p "$T/shared/link/policy.json" --check
+	assert_success
+}
+
+@test "in a sticky directory, the policy's way must be owned by root or the user" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to chown"
+	mkdir "$T/sticky" "$T/conf"
+	chmod 1777 "$T/sticky"
+	cp "$SBEXEC_POLICY" "$T/sticky/policy.json"
+	cp "$SBEXEC_POLICY" "$T/conf/policy.json"
+	run sbx -p "$T/sticky/policy.json" --check
+	assert_success
+	ln -s ../conf "$T/sticky/link"
+	chown -h 65534 "$T/sticky/link"
+	run sbx -p "$T/sticky/link/policy.json" --check
+	assert_failure 125
+	assert_output --partial "$T/sticky/link is owned by another user in a shared directory"
+}
+
+@test "a policy in a directory owned by another user is refused" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to chown"
+	mkdir "$T/theirs"
+	cp "$SBEXEC_POLICY" "$T/theirs/policy.json"
+	chown 65534 "$T/theirs"
+	run sbx -p "$T/theirs/policy.json" --check
+	assert_failure 125
+	assert_output --partial "$T/theirs is a directory owned by another user"
+}
+
 @test "a missing policy file names -p and \$SBEXEC_POLICY" {
 	export SBEXEC_POLICY="$T/none.json"
 	run sbx --check

@@ -16,16 +16,26 @@
  * all). "-c PATH" makes every Unix socket a probe gets connect to PATH
  * and copy what it reads to stdout.
  *
- *	probe_syscalls [-c PATH] NAME...
+ * The probes after them are the escapes of native code in the sandbox
+ * (DESIGN 3): a datagram socketpair that sends to any socket path, modes
+ * with setuid or setgid bits by every call that sets one, extended
+ * attributes, socket families beyond the allow-list, a swap of a
+ * protected name against a link while other runs plan (flip), RAM
+ * written into tmpfs mounts (fill) and files read (read). A probe
+ * written NAME:ARG takes an argument.
  *
- * Built with -shared -fPIC -DPAYLOAD_CONNECT='"PATH"' it is instead the
- * code a hostile filter argument (-af ladspa=file=payload.so) runs in
- * ffmpeg: on load it tries unix_socket_hibits against PATH and exits.
+ *	probe_syscalls [-c PATH] NAME[:ARG]...
+ *
+ * Built with -shared -fPIC -DPAYLOAD it is instead the code a hostile
+ * filter argument (-af ladspa=file=payload.so) runs in ffmpeg: on load
+ * it reads its arguments, one a line, from ./payload.args, runs them as
+ * above and exits.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/io_uring.h>
+#include <linux/openat2.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,13 +44,18 @@
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *connect_path;
+static const char *arg;		/* NAME:ARG */
+static char result[512];	/* a probe's own answer, instead of OK */
 
 /* Connect FD to connect_path, if given, and copy one read to stdout. */
 static long use_socket(long fd)
@@ -236,6 +251,170 @@ static long p_x32(void)
 	return syscall(0x40000000L | SYS_getpid);
 }
 
+/* A datagram socket needs no socket() and no connect(): sendto() any
+ * path it can see (a host's syslog or journald socket). */
+static long p_unix_dgram(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0)
+		return -1;
+	if (connect_path == NULL)
+		return 0;
+	strncpy(sun.sun_path, connect_path, sizeof(sun.sun_path) - 1);
+	return sendto(sv[0], "HELLO\n", 6, 0, (struct sockaddr *)&sun,
+	    sizeof(sun));
+}
+
+/* Each way of giving a file in the cwd a setuid or setgid bit. */
+static long p_setuid_chmod(void)
+{
+	close(creat("suid_chmod", 0755));
+	return chmod("suid_chmod", 04755);
+}
+
+static long p_setuid_fchmod(void)
+{
+	int fd = creat("suid_fchmod", 0755);
+
+	return fd < 0 ? -1 : fchmod(fd, 04755);
+}
+
+static long p_setuid_fchmodat2(void)
+{
+	close(creat("suid_fchmodat2", 0755));
+	return syscall(452, AT_FDCWD, "suid_fchmodat2", 04755, 0);
+}
+
+static long p_setuid_open(void)
+{
+	int fd = open("suid_open", O_CREAT | O_WRONLY, 04755);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+static long p_setuid_openat2(void)
+{
+	struct open_how how = { .flags = O_CREAT | O_WRONLY, .mode = 04755 };
+	long fd = syscall(SYS_openat2, AT_FDCWD, "suid_openat2", &how,
+	    sizeof(how));
+
+	return fd < 0 ? -1 : close((int)fd);
+}
+
+static long p_setuid_mknod(void)
+{
+	return mknod("suid_mknod", S_IFREG | 04755, 0);
+}
+
+static long p_setgid_mkdir(void)
+{
+	return mkdir("sgid_mkdir", 02755);
+}
+
+/* A POSIX ACL needs no capability, only ownership: a minimal one
+ * (user::rwx group::r-x other::r-x). */
+static long p_setxattr_acl(void)
+{
+	const unsigned int acl[] = { 2, 1 | 7 << 16, ~0u, 4 | 5 << 16, ~0u,
+	    0x20 | 5 << 16, ~0u };
+
+	close(creat("acl_file", 0755));
+	return setxattr("acl_file", "system.posix_acl_access", acl,
+	    sizeof(acl), 0);
+}
+
+/* File capabilities (VFS_CAP_REVISION_2, cap_setuid permitted). */
+static long p_setxattr_caps(void)
+{
+	const unsigned int caps[] = { 0x02000000, 1u << 7, 0, 0, 0 };
+
+	close(creat("caps_file", 0755));
+	return setxattr("caps_file", "security.capability", caps,
+	    sizeof(caps), 0);
+}
+
+/* A directory opened to every local user. */
+static long p_chmod_world(void)
+{
+	mkdir("world", 0755);
+	return chmod("world", 0777);
+}
+
+/* AF_VSOCK reaches a VM's hypervisor whatever the network namespace. */
+static long p_vsock(void)
+{
+	int fd = socket(AF_VSOCK, SOCK_STREAM, 0);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+/* Every family, with a type the kernel refuses before it looks at the
+ * family (EINVAL): the answer lists the families the filter let through
+ * (any answer but EPERM). */
+static long p_families(void)
+{
+	size_t n = 0;
+
+	for (int f = 0; f < 64; f++)
+		if (socket(f, 15, 0) >= 0 || errno != EPERM)
+			n += (size_t)snprintf(result + n, sizeof(result) - n,
+			    "%s%d", n ? "," : "", f);
+	if (n == 0)
+		snprintf(result, sizeof(result), "none");
+	return 0;
+}
+
+/* Create .git (absent when this run started, so not protected in it)
+ * and a link to ../secret, and swap the two for ARG seconds. */
+static long p_flip(void)
+{
+	time_t end = time(NULL) + (arg ? atoi(arg) : 5);
+
+	if (mkdir(".git", 0755) < 0 || symlink("../secret", "lnk") < 0)
+		return -1;
+	while (time(NULL) < end)
+		if (syscall(SYS_renameat2, AT_FDCWD, ".git", AT_FDCWD, "lnk",
+		    2 /* RENAME_EXCHANGE */) < 0)
+			return -1;
+	return 0;
+}
+
+/* Write up to 64 MiB into the file ARG: OK only if all of it went. */
+static long p_fill(void)
+{
+	static char buf[1 << 20];
+	int fd = open(arg, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -1;
+	memset(buf, 'x', sizeof(buf));
+	for (int i = 0; i < 64; i++, errno = 0)
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+			if (errno == 0)
+				errno = ENOSPC;
+			close(fd);
+			return -1;
+		}
+	return close(fd);
+}
+
+/* Copy the file ARG to stdout. */
+static long p_read(void)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(arg, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, stdout);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
 static const struct probe {
 	const char *name;
 	long (*fn)(void);
@@ -259,22 +438,28 @@ static const struct probe {
 	{ "umount2", p_umount2 },
 	{ "i386", p_i386 },
 	{ "x32", p_x32 },
+	{ "unix_dgram", p_unix_dgram },
+	{ "setuid_chmod", p_setuid_chmod },
+	{ "setuid_fchmod", p_setuid_fchmod },
+	{ "setuid_fchmodat2", p_setuid_fchmodat2 },
+	{ "setuid_open", p_setuid_open },
+	{ "setuid_openat2", p_setuid_openat2 },
+	{ "setuid_mknod", p_setuid_mknod },
+	{ "setgid_mkdir", p_setgid_mkdir },
+	{ "setxattr_acl", p_setxattr_acl },
+	{ "setxattr_caps", p_setxattr_caps },
+	{ "chmod_world", p_chmod_world },
+	{ "vsock", p_vsock },
+	{ "families", p_families },
+	{ "flip", p_flip },
+	{ "fill", p_fill },
+	{ "read", p_read },
 };
 
-#ifdef PAYLOAD_CONNECT
-__attribute__((constructor)) static void payload(void)
-{
-	connect_path = PAYLOAD_CONNECT;
-	printf("payload=%s\n", p_unix_socket_hibits() < 0 ?
-	    strerrorname_np(errno) : "OK");
-	fflush(stdout);
-	_exit(0);
-}
-#endif
-
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const struct probe *p;
+	size_t len;
 	int i = 1;
 
 	if (argc > 2 && strcmp(argv[1], "-c") == 0) {
@@ -282,9 +467,12 @@ int main(int argc, char **argv)
 		i = 3;
 	}
 	for (; i < argc; i++) {
+		len = strcspn(argv[i], ":");
+		arg = argv[i][len] ? argv[i] + len + 1 : NULL;
 		for (p = probes; p < probes + sizeof(probes) / sizeof(*probes);
 		    p++)
-			if (strcmp(p->name, argv[i]) == 0)
+			if (strncmp(p->name, argv[i], len) == 0 &&
+			    p->name[len] == '\0')
 				break;
 		if (p == probes + sizeof(probes) / sizeof(*probes)) {
 			fprintf(stderr, "probe_syscalls: %s: no such probe\n",
@@ -292,9 +480,34 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		errno = 0;
-		printf("%s=%s\n", p->name,
-		    p->fn() < 0 ? strerrorname_np(errno) : "OK");
+		result[0] = '\0';
+		printf("%.*s=%s\n", (int)len, p->name, p->fn() < 0 ?
+		    strerrorname_np(errno) : result[0] ? result : "OK");
 		fflush(stdout);
 	}
 	return 0;
+}
+
+#ifdef PAYLOAD
+/* Loaded by ffmpeg: the arguments are lines of ./payload.args. */
+__attribute__((constructor)) static void payload(void)
+{
+	static char buf[4096], *argv[64] = { "payload" };
+	int argc = 1;
+	FILE *f = fopen("payload.args", "r");
+
+	if (f != NULL) {
+		fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	for (char *line = strtok(buf, "\n"); line != NULL && argc < 63;
+	    line = strtok(NULL, "\n"))
+		argv[argc++] = line;
+	_exit(run(argc, argv));
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	return run(argc, argv);
 }

@@ -385,6 +385,19 @@ duration() {
 	[ "$rss" -ge 200000 ]
 }
 
+# Killed outright at the timeout, the sandbox's init reaps its processes
+# without accounting them: sbexec reads their usage from /proc first.
+# Two busy loops that ignore SIGTERM, for 1.5 s: about 3 s of CPU.
+@test "the end record of a run killed at its timeout carries the CPU time of everything it started" {
+	limits '"timeoutMs": 1500, "killAfterMs": 500'
+	run -124 bounded 20 "$SBEXEC" sh -c \
+		'trap "" TERM; (while :; do :; done) & while :; do :; done'
+	cpu=$(end_field cpuMs)
+	echo "cpuMs=$cpu"
+	[ "$cpu" -ge 1200 ]
+	[ "$(end_field maxRssKb)" -gt 0 ]
+}
+
 @test "40 concurrent invocations write 80 whole audit lines that pair up" {
 	local pids=() pid
 	for _ in $(seq 40); do

@@ -3,16 +3,22 @@
  * (flatpak-run.c, setup_seccomp), and prints it as C arrays that are
  * compiled into the static binary: no libseccomp at run time.
  *
- * Two variants: the full filter, and one without the AF_UNIX rule for
- * policies with "allowUnixSockets": true. Every rule answers EPERM; a
- * syscall of any ABI but the native one kills the process. */
+ * Two variants: the full filter, and one that lets AF_UNIX sockets be
+ * made, for policies with "allowUnixSockets": true. Every rule answers
+ * EPERM (openat2 ENOSYS, so that libc falls back to openat); a syscall
+ * of any ABI but the native one kills the process.
+ *
+ * The threat is native code in the sandbox (DESIGN 3), so the rules are
+ * about what code can do, not what ffmpeg's options can ask for. */
 #include <errno.h>
 #include <linux/sched.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Each of these lets a sandboxed process reach outside it: another
@@ -22,9 +28,41 @@ static const char *const denied[] = {
 	"add_key", "request_key", "bpf", "userfaultfd", "perf_event_open",
 	"mount", "umount2", "pivot_root", "kexec_load", "kexec_file_load",
 	"init_module", "finit_module", "delete_module",
+	/* The new mount API, as Flatpak denies it. */
+	"open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick",
+	"mount_setattr",
 	/* io_uring opens sockets without socket(2) (IORING_OP_SOCKET), out
-	 * of the reach of the AF_UNIX rule. */
+	 * of the reach of the family rules. */
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
+	/* security.capability gives a file capabilities; a POSIX ACL opens
+	 * it to others. The name is behind a pointer the filter cannot
+	 * read: every setter goes. */
+	"setxattr", "lsetxattr", "fsetxattr", "setxattrat",
+};
+
+/* Socket families a sandboxed command may create: IPv4 and IPv6 (in a
+ * namespace with loopback only, unless network is "host"). AF_UNIX only
+ * under allowUnixSockets. Everything else, AF_VSOCK (the hypervisor,
+ * whatever the namespace), AF_NETLINK, AF_PACKET, AF_ALG..., is EPERM:
+ * an allow-list, so a family nobody thought of is refused too. */
+static const int families[] = { AF_INET, AF_INET6 };
+#define FAMILY_LIMIT 64		/* above every AF_ the kernel knows */
+
+/* When root runs sbexec, uid 0 in the sandbox owns what it writes: a
+ * setuid or setgid bit set there is a root (or user) shell for anyone
+ * on the host afterwards. Each call that sets a mode, and the argument
+ * that holds it. */
+static const struct { const char *name; unsigned arg; int chmod; } modes[] = {
+	{ "chmod", 1, 1 }, { "fchmod", 1, 1 }, { "fchmodat", 2, 1 },
+	{ "fchmodat2", 2, 1 }, { "open", 2, 0 }, { "openat", 3, 0 },
+	{ "creat", 1, 0 }, { "mkdir", 1, 0 }, { "mkdirat", 2, 0 },
+	{ "mknod", 1, 0 }, { "mknodat", 2, 0 },
+};
+
+/* Syscalls newer than Debian 12's libseccomp: numbers from 424 on are
+ * the same on every architecture. */
+static const struct { const char *name; int nr; } newer[] = {
+	{ "setxattrat", 463 },
 };
 
 static void fail(const char *what, int rc)
@@ -33,17 +71,79 @@ static void fail(const char *what, int rc)
 	exit(1);
 }
 
+static int syscall_nr(const char *name)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+
+	for (size_t i = 0; nr == __NR_SCMP_ERROR &&
+	    i < sizeof(newer) / sizeof(*newer); i++)
+		if (strcmp(newer[i].name, name) == 0)
+			nr = newer[i].nr;
+	if (nr == __NR_SCMP_ERROR)
+		fail(name, 0);
+	return nr;
+}
+
+static void deny_errno(scmp_filter_ctx ctx, int err, const char *name,
+    unsigned n, const struct scmp_arg_cmp *arg)
+{
+	int rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO((unsigned)err),
+	    syscall_nr(name), n, arg);
+
+	if (rc < 0)
+		fail(name, rc);
+}
+
 static void deny(scmp_filter_ctx ctx, const char *name, unsigned n,
     const struct scmp_arg_cmp *arg)
 {
-	int nr = seccomp_syscall_resolve_name(name);
-	int rc;
+	deny_errno(ctx, EPERM, name, n, arg);
+}
 
-	if (nr == __NR_SCMP_ERROR)
-		fail(name, 0);
-	rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, n, arg);
-	if (rc < 0)
-		fail(name, rc);
+static int family_allowed(int f, int allow_unix)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(*families); i++)
+		if (families[i] == f)
+			return 1;
+	return allow_unix && f == AF_UNIX;
+}
+
+/* The kernel reads the domain as an int; a value with any bit above the
+ * families' range, the high 32 among them, is refused whole, so that
+ * (1 << 32 | AF_UNIX) cannot pass for an allowed family. */
+static void deny_families(scmp_filter_ctx ctx, int allow_unix)
+{
+	struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_GE, FAMILY_LIMIT);
+
+	deny(ctx, "socket", 1, &c);
+	for (int f = 0; f < FAMILY_LIMIT; f++) {
+		c = (struct scmp_arg_cmp)SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)f);
+		if (!family_allowed(f, allow_unix))
+			deny(ctx, "socket", 1, &c);
+	}
+	/* socketpair(AF_UNIX, SOCK_DGRAM) can sendto() any socket path it
+	 * sees: the only family socketpair makes is AF_UNIX, so it goes. */
+	if (!allow_unix)
+		deny(ctx, "socketpair", 0, NULL);
+}
+
+/* No setuid or setgid bit from any mode argument; chmod may not make
+ * anything writable by others (a writable directory opened to every
+ * local user), which no media tool needs. Creation modes keep the
+ * caller's umask: ffmpeg's files are created as they would be. */
+static void deny_modes(scmp_filter_ctx ctx)
+{
+	static const scmp_datum_t bits[] = { S_ISUID, S_ISGID, S_IWOTH };
+	struct scmp_arg_cmp c;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++)
+		for (size_t b = 0; b < (modes[i].chmod ? 3 : 2); b++) {
+			c = (struct scmp_arg_cmp){ modes[i].arg,
+			    SCMP_CMP_MASKED_EQ, bits[b], bits[b] };
+			deny(ctx, modes[i].name, 1, &c);
+		}
+	/* Its mode is inside a struct the filter cannot read. */
+	deny_errno(ctx, ENOSYS, "openat2", 0, NULL);
 }
 
 static scmp_filter_ctx build(int allow_unix)
@@ -56,12 +156,6 @@ static scmp_filter_ctx build(int allow_unix)
 	    TIOCSTI);
 	struct scmp_arg_cmp linux_ = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 	    TIOCLINUX);
-	/* A Unix socket on a read-only bind can still be connected to:
-	 * /run/docker.sock is root on the host. The kernel reads the
-	 * domain as an int: compare the low 32 bits only, else
-	 * (1 << 32 | AF_UNIX) gets through. */
-	struct scmp_arg_cmp unix_ = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu,
-	    AF_UNIX);
 
 	if (ctx == NULL)
 		fail("seccomp_init", 0);
@@ -72,8 +166,10 @@ static scmp_filter_ctx build(int allow_unix)
 		deny(ctx, denied[i], 0, NULL);
 	deny(ctx, "ioctl", 1, &sti);
 	deny(ctx, "ioctl", 1, &linux_);
-	if (!allow_unix)
-		deny(ctx, "socket", 1, &unix_);
+	/* A Unix socket on a read-only bind can still be connected to:
+	 * /run/docker.sock is root on the host. */
+	deny_families(ctx, allow_unix);
+	deny_modes(ctx);
 	return ctx;
 }
 

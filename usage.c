@@ -1,0 +1,92 @@
+/* usage.c: read a process tree's usage from /proc/PID/stat (utime,
+ * stime, cutime, cstime) and /proc/PID/status (VmHWM), walking
+ * /proc/PID/task/TID/children. Bounded: a tree of at most TREE_MAX
+ * processes is read, the sandbox's process limit being the policy's. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "usage.h"
+
+#define TREE_MAX 4096
+
+static void add_stat(pid_t pid, struct usage *u)
+{
+	unsigned long long t[4];
+	char path[64], buf[1024], *p;
+	long tick = sysconf(_SC_CLK_TCK);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* The name may hold anything, ')' too: fields follow the last. */
+	if ((p = strrchr(buf, ')')) == NULL || tick <= 0 || sscanf(p + 2,
+	    "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+	    &t[0], &t[1], &t[2], &t[3]) != 4)
+		return;
+	u->cpu_ms += (long long)((t[0] + t[1] + t[2] + t[3]) * 1000 /
+	    (unsigned long long)tick);
+}
+
+static void add_rss(pid_t pid, struct usage *u)
+{
+	char path[64], line[256];
+	long long kb;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmHWM: %lld", &kb) == 1 && kb > u->max_rss_kb)
+			u->max_rss_kb = kb;
+	fclose(f);
+}
+
+/* Append the children of every thread of PID to the list. */
+static void children(pid_t pid, pid_t *list, size_t *n)
+{
+	char path[64];
+	struct dirent *d;
+	long child;
+	DIR *dir;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children",
+		    (int)pid, d->d_name);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		while (*n < TREE_MAX && fscanf(f, "%ld", &child) == 1)
+			list[(*n)++] = (pid_t)child;
+		fclose(f);
+	}
+	closedir(dir);
+}
+
+void usage_tree(pid_t root, struct usage *u)
+{
+	static pid_t list[TREE_MAX];
+	size_t n = 0;
+
+	if (root <= 0)
+		return;
+	list[n++] = root;
+	for (size_t i = 0; i < n; i++) {
+		add_stat(list[i], u);
+		add_rss(list[i], u);
+		children(list[i], list, &n);
+	}
+}

@@ -1,0 +1,262 @@
+/* verify.c: bwrap resolves each bind's source to a path when it starts
+ * and mounts that path later, so code in another sandbox that swaps
+ * names in a writable directory in between can have bwrap mount any host
+ * path anywhere (bubblewrap's own --bind-fd check looks at the
+ * destination's last component only). sbexec therefore checks the result
+ * after bwrap has made every mount and before the command runs: the
+ * sandbox's mount table must be exactly the host's, bwrap's /dev and
+ * /proc and the planned mounts, and each planned path, walked without
+ * following a link, must be what was planned. Anything else: 125. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "path.h"
+#include "util.h"
+#include "verify.h"
+
+#define TMPFS_MAGIC 0x01021994
+#define LINE_MAX_ 8192		/* a mountinfo line: paths are < 4096 */
+
+/* Mount points as mountinfo writes them: space, tab, newline and
+ * backslash in octal. */
+static char *escape(const char *path)
+{
+	char *out = xmalloc(strlen(path) * 4 + 1), *o = out;
+
+	for (; *path != '\0'; path++)
+		if (strchr(" \t\n\\", *path) != NULL)
+			o += sprintf(o, "\\%03o", (unsigned char)*path);
+		else
+			*o++ = *path;
+	*o = '\0';
+	return out;
+}
+
+static struct expect_mp *find_mp(struct expect *e, const char *mp)
+{
+	for (size_t i = 0; i < e->nmp; i++)
+		if (strcmp(e->mp[i].mp, mp) == 0)
+			return &e->mp[i];
+	e->mp = xreallocarray(e->mp, e->nmp + 1, sizeof(*e->mp));
+	e->mp[e->nmp] = (struct expect_mp){ xstrdup(mp), 0, 0 };
+	return &e->mp[e->nmp++];
+}
+
+static void add_mp(struct expect *e, const char *mp, int min, int max)
+{
+	struct expect_mp *m = find_mp(e, mp);
+
+	m->min += min;
+	m->max += max;
+}
+
+/* Field N (from 1) of a mountinfo line, cut in place. */
+static char *field(char *line, int n)
+{
+	char *f = NULL, *save = NULL;
+
+	for (int i = 0; i < n; i++)
+		f = strtok_r(i ? NULL : line, " \n", &save);
+	return f;
+}
+
+/* One host mount: once in the sandbox (bwrap's --ro-bind / / copies
+ * every mount), unless unbindable, which a recursive bind skips with
+ * everything below it. */
+static void host_line(struct expect *e, char *line, struct strv *skip)
+{
+	int unbindable = strstr(line, " unbindable") != NULL &&
+	    strstr(line, " unbindable") < strstr(line, " - ");
+	char *mp = field(line, 5);
+	int skipped = 0;
+
+	if (mp == NULL)
+		return;
+	for (size_t i = 0; i < skip->n; i++)
+		skipped |= path_within(mp, skip->v[i]);
+	if (unbindable)
+		strv_push(skip, mp);
+	if (!unbindable && !skipped)
+		add_mp(e, mp, 1, 1);
+	else
+		find_mp(e, mp);
+}
+
+int expect_base(struct expect *e, int own_proc)
+{
+	static const char *const dev[] = { "/dev", "/dev/null", "/dev/zero",
+	    "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty",
+	    "/dev/pts" };
+	/* bwrap covers these when they are writable; /dev/console when
+	 * its stdout is a terminal. */
+	static const char *const maybe[] = { "/proc/sys",
+	    "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/dev/console" };
+	struct strv skip = { 0 };
+	char line[LINE_MAX_];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	*e = (struct expect){ 0 };
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		host_line(e, line, &skip);
+	fclose(f);
+	strv_free(&skip);
+	for (size_t i = 0; i < sizeof(dev) / sizeof(*dev); i++)
+		add_mp(e, dev[i], 1, 1);
+	if (own_proc)
+		add_mp(e, "/proc", 1, 1);
+	for (size_t i = own_proc ? 0 : 4; i < sizeof(maybe) / sizeof(*maybe);
+	    i++)
+		add_mp(e, maybe[i], 0, 1);
+	return 0;
+}
+
+void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
+    dev_t dev, ino_t ino)
+{
+	char *mp = escape(path), *below;
+	size_t n = e->nmp;
+
+	if (kind == EXPECT_BIND)
+		for (size_t i = 0; i < n; i++) {
+			below = e->mp[i].mp;
+			if (strcmp(below, mp) != 0 && path_within(below, mp)) {
+				e->mp[i].min *= 2;
+				e->mp[i].max *= 2;
+			}
+		}
+	add_mp(e, mp, 1, 1);
+	free(mp);
+	e->obj = xreallocarray(e->obj, e->nobj + 1, sizeof(*e->obj));
+	e->obj[e->nobj++] = (struct expect_obj){ xstrdup(path), kind, dev,
+	    ino };
+}
+
+/* Count each mount point of PID's table against E. */
+static int check_table(pid_t pid, const struct expect *e, char **why)
+{
+	struct expect tally = { 0 };
+	char path[64], line[LINE_MAX_], *mp;
+	const struct expect_mp *x;
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+	if ((f = fopen(path, "re")) == NULL) {
+		*why = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) != NULL)
+		if ((mp = field(line, 5)) != NULL)
+			add_mp(&tally, mp, 1, 1);
+	fclose(f);
+	for (size_t i = 0; rc == 0 && i < tally.nmp; i++) {
+		x = NULL;
+		for (size_t j = 0; x == NULL && j < e->nmp; j++)
+			if (strcmp(e->mp[j].mp, tally.mp[i].mp) == 0)
+				x = &e->mp[j];
+		if (x == NULL || tally.mp[i].min > x->max) {
+			*why = xasprintf("a mount nobody asked for at %s",
+			    tally.mp[i].mp);
+			rc = -1;
+		}
+	}
+	for (size_t j = 0; rc == 0 && j < e->nmp; j++) {
+		x = &e->mp[j];
+		for (size_t i = 0; x != NULL && i < tally.nmp; i++)
+			if (strcmp(tally.mp[i].mp, x->mp) == 0)
+				x = tally.mp[i].min >= x->min ? NULL : x;
+		if (x != NULL && x->min > 0) {
+			*why = xasprintf("a planned mount missing at %s", x->mp);
+			rc = -1;
+		}
+	}
+	expect_free(&tally);
+	return rc;
+}
+
+/* Open PATH under ROOT one component at a time, never following a link. */
+static int walk(int root, const char *path)
+{
+	char *copy = xstrdup(path), *save = NULL, *name;
+	int fd = dup(root), next;
+
+	for (name = strtok_r(copy, "/", &save); fd >= 0 && name != NULL;
+	    name = strtok_r(NULL, "/", &save)) {
+		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next;
+	}
+	free(copy);
+	return fd;
+}
+
+static int check_obj(int root, const struct expect_obj *o, dev_t null_rdev)
+{
+	struct statfs sf;
+	struct stat st;
+	int fd = walk(root, o->path), ok;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	switch (o->kind) {
+	case EXPECT_BIND:
+		ok = st.st_dev == o->dev && st.st_ino == o->ino;
+		break;
+	case EXPECT_TMPFS:
+		ok = S_ISDIR(st.st_mode) && fstatfs(fd, &sf) == 0 &&
+		    sf.f_type == TMPFS_MAGIC;
+		break;
+	default:
+		ok = S_ISCHR(st.st_mode) && st.st_rdev == null_rdev;
+		break;
+	}
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+int verify_sandbox(pid_t pid, const struct expect *e, char **why)
+{
+	char path[64];
+	struct stat null;
+	int root, rc = 0;
+
+	if (check_table(pid, e, why) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	if ((root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    stat("/dev/null", &null) < 0) {
+		*why = xasprintf("%s: %s", path, strerror(errno));
+		if (root >= 0)
+			close(root);
+		return -1;
+	}
+	for (size_t i = 0; rc == 0 && i < e->nobj; i++)
+		if ((rc = check_obj(root, &e->obj[i], null.st_rdev)) < 0)
+			*why = xasprintf("%s is not what was planned there",
+			    e->obj[i].path);
+	close(root);
+	return rc;
+}
+
+void expect_free(struct expect *e)
+{
+	for (size_t i = 0; i < e->nmp; i++)
+		free(e->mp[i].mp);
+	for (size_t i = 0; i < e->nobj; i++)
+		free(e->obj[i].path);
+	free(e->mp);
+	free(e->obj);
+	*e = (struct expect){ 0 };
+}

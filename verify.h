@@ -1,0 +1,44 @@
+/* verify.h: the sandbox as it came out, checked before the command runs. */
+#ifndef SBEXEC_VERIFY_H
+#define SBEXEC_VERIFY_H
+
+#include <sys/types.h>
+
+enum expect_kind { EXPECT_BIND, EXPECT_TMPFS, EXPECT_NULL };
+
+struct expect_mp {		/* a mount point and how often it may appear */
+	char *mp;		/* escaped as in mountinfo */
+	int min, max;
+};
+
+struct expect_obj {		/* what the top mount at a path must be */
+	char *path;
+	enum expect_kind kind;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct expect {
+	struct expect_mp *mp;
+	size_t nmp;
+	struct expect_obj *obj;
+	size_t nobj;
+};
+
+/* The mount table bwrap starts from: the host's (a recursive bind of /),
+ * then bwrap's own /dev and, unless OWN_PROC is 0, /proc. */
+int expect_base(struct expect *e, int own_proc);
+
+/* A mount sbexec asked for at PATH, in the order bwrap makes them; a
+ * bind copies the mounts below PATH, as bwrap binds recursively. */
+void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
+    dev_t dev, ino_t ino);
+
+/* Compare the mount table of PID (bwrap's sandboxed process, all mounts
+ * made, before the command) with E, and look at each planned path
+ * without following a link. 0, or -1 with the reason in *WHY. */
+int verify_sandbox(pid_t pid, const struct expect *e, char **why);
+
+void expect_free(struct expect *e);
+
+#endif
