@@ -17,8 +17,8 @@ endif
 LDFLAGS += -static
 
 SRCS = sbexec.c options.c policy.c path.c trust.c decide.c env.c quote.c \
-	sandbox.c mounts.c verify.c audit.c json.c sha256.c supervise.c usage.c \
-	pump.c check.c util.c
+	sandbox.c mounts.c verify.c landlock.c guard.c audit.c json.c \
+	sha256.c supervise.c tree.c pump.c check.c util.c
 OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec
@@ -34,14 +34,14 @@ build/cJSON.o: $(CJSON_SRC)/cJSON.c | build
 	$(CC) -std=c11 -O2 -c -o $@ $<
 
 # The seccomp filter: libseccomp on the build host, bytes in the binary.
-build/seccomp-gen: tools/seccomp-gen.c | build
-	$(HOSTCC) -O2 $(WARN) -o $@ $< -lseccomp
+build/seccomp-gen: tools/seccomp-gen.c filter.h | build
+	$(HOSTCC) -O2 $(WARN) -I. -o $@ $< -lseccomp
 
 build/seccomp-bpf.c: build/seccomp-gen
 	build/seccomp-gen >$@
 
 build/seccomp-bpf.o: build/seccomp-bpf.c
-	$(CC) -O2 -c -o $@ $<
+	$(CC) -O2 -I. -c -o $@ $<
 
 $(CJSON_SRC)/cJSON.c $(CJSON_SRC)/cJSON.h:
 	scripts/fetch-cjson $(CJSON_SRC)
@@ -80,7 +80,7 @@ fuzz: deps $(FUZZERS)
 # sbexec under ASan and UBSan (clang, glibc, dynamic), then every suite.
 build/asan/sbexec: $(SRCS) build/seccomp-bpf.c $(CJSON_SRC)/cJSON.c
 	mkdir -p build/asan
-	clang -std=c11 -D_GNU_SOURCE -O1 -g -I$(CJSON_SRC) \
+	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
 		-o $@ $^

@@ -140,9 +140,9 @@ static int emit(struct json *j)
 
 /* The settings that weaken the boundary, each named in the record. */
 static void loud(struct json *j, const struct policy *pol,
-    const struct command *cmd)
+    const struct command *cmd, const char *fallback)
 {
-	const char *why[5];
+	const char *why[6];
 	size_t n = 0;
 
 	if (cmd->bypass)
@@ -156,13 +156,15 @@ static void loud(struct json *j, const struct policy *pol,
 		why[n++] = "network: host";
 	if (pol->allow_unix_sockets && !cmd->bypass)
 		why[n++] = "allowUnixSockets: Unix sockets may be opened";
+	if (fallback != NULL && !cmd->bypass)
+		why[n++] = fallback;
 	why[n] = NULL;
 	json_bool(j, "loud", n > 0);
 	json_strv(j, "reasons", (char *const *)why);
 }
 
 int audit_start(const struct policy *pol, const struct command *cmd,
-    char *const *argv, const char *cwd, char *const *masked)
+    char *const *argv, const struct audit_run *r)
 {
 	static char *const none[] = { NULL };
 
@@ -174,12 +176,13 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	json_str(&j, "cmd", cmd->name);
 	json_str(&j, "path", cmd->path);
 	json_strv(&j, "argv", argv);
-	json_str(&j, "cwd", cwd);
+	json_str(&j, "cwd", r->cwd);
 	json_str(&j, "mode", cmd->bypass ? "bypass" : "sandbox");
 	json_str(&j, "policy", pol->file);
 	json_str(&j, "policySha256", pol->sha256);
-	json_strv(&j, "masked", masked ? masked : none);
-	loud(&j, pol, cmd);
+	json_str(&j, "backend", r->backend);
+	json_strv(&j, "masked", r->masked ? r->masked : none);
+	loud(&j, pol, cmd, r->fallback);
 	return emit(&j);
 }
 

@@ -16,9 +16,16 @@ struct audit_end {
  * be opened (said why). */
 int audit_open(const struct policy *pol);
 
-/* MASKED: the protected names found as links (NULL: none). */
+/* How a command is run, for its start record. */
+struct audit_run {
+	const char *cwd;
+	char *const *masked;	/* protected names found as links, or NULL */
+	const char *backend;	/* "bwrap", "landlock" or "none" (bypass) */
+	const char *fallback;	/* why "auto" fell back to Landlock, or NULL */
+};
+
 int audit_start(const struct policy *pol, const struct command *cmd,
-    char *const *argv, const char *cwd, char *const *masked);
+    char *const *argv, const struct audit_run *r);
 int audit_deny(const char *name, const char *reason);
 int audit_error(const char *name, const char *reason);
 int audit_finish(const struct audit_end *end);

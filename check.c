@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "landlock.h"
 #include "util.h"
 
 static void print_rules(const struct policy *pol, enum fs_kind kind,
@@ -33,6 +34,47 @@ static void print_limit(const char *name, long long v)
 		printf("  %-16s %lld\n", name, v);
 	else
 		printf("  %-16s not set\n", name);
+}
+
+/* Under bwrap, whose network namespace has loopback only, IPv4 and
+ * IPv6 sockets may be made; under Landlock only for network "host". */
+static void print_families(const struct policy *pol)
+{
+	const char *unix_ = pol->allow_unix_sockets ?
+	    "AF_UNIX (allowUnixSockets)" : NULL;
+	const char *inet = "AF_INET, AF_INET6";
+
+	if (pol->backend != BACKEND_LANDLOCK)
+		printf("socket families: %s%s%s; no other\n", inet,
+		    unix_ ? ", " : "", unix_ ? unix_ : "");
+	if (pol->backend == BACKEND_BWRAP)
+		return;
+	inet = pol->network_host ? inet : NULL;
+	printf("socket families under landlock: %s%s%s; no other\n",
+	    inet ? inet : "", inet && unix_ ? ", " : "",
+	    unix_ ? unix_ : inet ? "" : "none");
+}
+
+/* DESIGN 9: the backend, and whether this kernel can run Landlock. */
+static void print_backend(const struct policy *pol)
+{
+	static const char *const what[] = {
+		[BACKEND_BWRAP] = "bwrap (user namespaces)",
+		[BACKEND_LANDLOCK] = "landlock (no namespaces)",
+		[BACKEND_AUTO] = "auto (bwrap where it can set up, else "
+		    "landlock)",
+	};
+	int abi = landlock_abi();
+
+	printf("sandbox: %s\n", what[pol->backend]);
+	if (pol->backend == BACKEND_BWRAP)
+		return;
+	if (abi >= LANDLOCK_ABI_MIN)
+		printf("  landlock   ABI %d here; hidden directories can be "
+		    "listed, not read; no PID namespace\n", abi);
+	else
+		printf("  landlock   ABI %d here: too old (needs %d); it will "
+		    "refuse to run\n", abi, LANDLOCK_ABI_MIN);
 }
 
 static void print_warning(const char *line, void *count)
@@ -62,10 +104,11 @@ int check_print(const struct policy *pol)
 	else
 		printf("  /tmp       the host's, read-only unless allowWrite "
 		    "says otherwise\n");
-	printf("network: %s\nsocket families: AF_INET, AF_INET6%s; no "
-	    "other\nenvironment: ", pol->network_host ? "host" :
-	    "none (loopback only)", pol->allow_unix_sockets ?
-	    ", AF_UNIX (allowUnixSockets)" : "");
+	print_backend(pol);
+	printf("network: %s\n", pol->network_host ? "host" :
+	    "none (loopback only)");
+	print_families(pol);
+	printf("environment: ");
 	if (pol->inherit_host_env)
 		printf("the whole host environment\n");
 	else

@@ -446,6 +446,22 @@ static int key_network(struct ctx *c, const cJSON *v)
 	return 0;
 }
 
+static int key_sandbox(struct ctx *c, const cJSON *v)
+{
+	static const char *const names[] = {
+		[BACKEND_BWRAP] = "bwrap",
+		[BACKEND_LANDLOCK] = "landlock",
+		[BACKEND_AUTO] = "auto",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (strcmp(v->valuestring, names[i]) == 0) {
+			c->pol->backend = (enum backend)i;
+			return 0;
+		}
+	return bad(c, "must be \"bwrap\", \"landlock\" or \"auto\"");
+}
+
 #define LIMIT(name, f, lo, hi) \
 	{ name, 0, NULL, FIELD(limits.f), lo, hi }
 #define DAY_MS 86400000LL
@@ -503,6 +519,7 @@ static const struct key top_keys[] = {
 	{ "network", cJSON_String, key_network, 0, 0, 0 },
 	{ "allowUnixSockets", cJSON_True, NULL,
 	    FIELD(allow_unix_sockets), 0, 0 },
+	{ "sandbox", cJSON_String, key_sandbox, 0, 0, 0 },
 	{ "limits", cJSON_Object, key_limits, 0, 0, 0 },
 	{ "audit", cJSON_String, key_audit, 0, 0, 0 },
 };

@@ -28,6 +28,9 @@ struct command {
 
 enum audit_sink { AUDIT_STDERR, AUDIT_FILE, AUDIT_SYSLOG };
 
+/* DESIGN 9: which backend isolates the command. */
+enum backend { BACKEND_BWRAP, BACKEND_LANDLOCK, BACKEND_AUTO };
+
 struct limits {
 	long long timeout_ms, kill_after_ms, max_output_bytes;
 	long long cpu_seconds, memory_bytes, file_size_bytes;
@@ -45,6 +48,7 @@ struct policy {
 	size_t nenv_allow;
 	int inherit_host_env, weaker_nested, private_tmp;
 	int network_host, allow_unix_sockets;
+	enum backend backend;
 	struct fs_rule *rules;
 	size_t nrules;
 	struct limits limits;

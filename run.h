@@ -2,6 +2,7 @@
 #ifndef SBEXEC_RUN_H
 #define SBEXEC_RUN_H
 
+#include "landlock.h"
 #include "policy.h"
 #include "sandbox.h"
 
@@ -13,12 +14,14 @@
  * ignore SIGPIPE so that a vanished reader is an error sbexec sees. */
 void supervise_init(void);
 
-/* What a sandboxed run adds: the seccomp feed, the mount sources bwrap
- * inherits at their own numbers, and the sandbox as planned. */
+/* What a sandboxed run adds. Under bwrap: the seccomp feed, the mount
+ * sources bwrap inherits at their own numbers, and the sandbox as
+ * planned. Under Landlock: the ruleset, and no feed (fds -1). */
 struct sandbox_run {
 	struct seccomp_feed feed;
 	const struct fdv *keep;
 	const struct expect *expect;
+	const struct landlock *landlock;	/* NULL under bwrap */
 };
 
 /* Fork, exec ARGV with ENVP under the policy's limits, copy its output,

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "filter.h"
 #include "quote.h"
 #include "sandbox.h"
 
@@ -104,16 +106,82 @@ int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	return 0;
 }
 
-/* Built by tools/seccomp-gen.c with libseccomp at build time. */
-extern const unsigned char seccomp_filter[], seccomp_filter_unix[];
-extern const unsigned long seccomp_filter_len, seccomp_filter_unix_len;
+
+/* auto: can bwrap set up a sandbox here? One of nothing, with the same
+ * namespaces, /proc and /dev as the real one: its exit status decides,
+ * as a real run would fail (refused unshare, uid_map, "Can't mount
+ * proc", loopback). *WHY gets bwrap's first line when it cannot. */
+static int bwrap_works(const struct policy *pol, char **why)
+{
+	struct strv argv = { 0 };
+	char buf[512] = "";
+	int p[2], st = -1;
+	ssize_t n = 0;
+	pid_t pid;
+
+	strv_push(&argv, pol->bwrap);
+	strv_pushn(&argv, head, sizeof(head) / sizeof(*head));
+	strv_add(&argv, pol->weaker_nested ? "--bind" : "--proc", "/proc",
+	    pol->weaker_nested ? "/proc" : NULL);
+	strv_add(&argv, "--", pol->bin_shell, "-c");
+	strv_push(&argv, ":");
+	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0)
+		die(EXIT_SBEXEC, "bwrap preflight");
+	if (pid == 0) {
+		dup2(p[1], 2);
+		dup2(open("/dev/null", O_RDWR | O_CLOEXEC), 1);
+		execve(argv.v[0], argv.v, (char *[]){ NULL });
+		_exit(127);
+	}
+	close(p[1]);
+	for (ssize_t r; (size_t)n < sizeof(buf) - 1 && (r = read(p[0],
+	    buf + n, sizeof(buf) - 1 - (size_t)n)) > 0; n += r)
+		;
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	strv_free(&argv);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 1;
+	buf[strcspn(buf, "\n")] = '\0';
+	*why = xasprintf("bwrap cannot set up a sandbox here (%s)", *buf ?
+	    buf : "no message");
+	return 0;
+}
+
+static int landlock_argv(const struct policy *pol,
+    const struct command *cmd, char *const *args, struct sandbox_io *io,
+    struct strv *out, char **why)
+{
+	int status = landlock_plan(pol, io->cwd, &io->landlock);
+
+	io->backend = BACKEND_LANDLOCK;
+	if (status != 0) {
+		*why = xstrdup(io->landlock.why);
+		return status;
+	}
+	strv_pushn(&io->masked, (const char *const *)io->landlock.masked.v,
+	    io->landlock.masked.n);
+	push_command(pol, cmd, args, out);
+	return 0;
+}
+
+int sandbox_build(const struct policy *pol, const struct command *cmd,
+    char *const *args, struct sandbox_io *io, struct strv *out,
+    char **why)
+{
+	io->landlock.ruleset = -1;
+	io->backend = BACKEND_BWRAP;
+	if (pol->backend == BACKEND_LANDLOCK || (pol->backend ==
+	    BACKEND_AUTO && !bwrap_works(pol, &io->fallback)))
+		return landlock_argv(pol, cmd, args, io, out, why);
+	return sandbox_argv(pol, cmd, args, io, out, why);
+}
 
 void sandbox_seccomp(const struct policy *pol, struct seccomp_feed *f)
 {
-	const unsigned char *bpf = pol->allow_unix_sockets ?
-	    seccomp_filter_unix : seccomp_filter;
-	size_t len = pol->allow_unix_sockets ? seccomp_filter_unix_len :
-	    seccomp_filter_len, total, first;
+	int v = FILTER_INET | (pol->allow_unix_sockets ? FILTER_UNIX : 0);
+	const unsigned char *bpf = seccomp_filters[v];
+	size_t len = seccomp_filter_lens[v], total, first;
 	/* BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS (linux/filter.h and
 	 * linux/seccomp.h, which musl's headers do not carry). */
 	const struct { uint16_t code; uint8_t jt, jf; uint32_t k; } kill = {

@@ -2,6 +2,7 @@
 #ifndef SBEXEC_SANDBOX_H
 #define SBEXEC_SANDBOX_H
 
+#include "landlock.h"
 #include "mounts.h"
 #include "policy.h"
 #include "util.h"
@@ -14,6 +15,9 @@ struct sandbox_io {
 	struct fdv keep;	/* out: descriptors bwrap must inherit */
 	struct strv masked;	/* out: protected names left as links */
 	struct expect expect;	/* out: the sandbox as planned */
+	struct landlock landlock;	/* out: the Landlock backend's */
+	enum backend backend;	/* out: the one that runs */
+	char *fallback;		/* out: why auto fell back to Landlock */
 };
 
 /* bwrap reads its --seccomp descriptor after every mount is made and
@@ -31,6 +35,14 @@ struct seccomp_feed {
  * name). Returns 0, or the exit status of mounts_plan's refusal with its
  * reason, allocated, in *WHY. */
 int sandbox_argv(const struct policy *pol, const struct command *cmd,
+    char *const *args, struct sandbox_io *io, struct strv *out,
+    char **why);
+
+/* The argv and sandbox of the policy's backend for CMD with ARGS: bwrap
+ * (sandbox_argv), Landlock (binShell -c "exec ..." and the ruleset in
+ * io->landlock), or for "auto" bwrap where it can set up, else Landlock
+ * with the reason in io->fallback. Returns as sandbox_argv does. */
+int sandbox_build(const struct policy *pol, const struct command *cmd,
     char *const *args, struct sandbox_io *io, struct strv *out,
     char **why);
 

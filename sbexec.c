@@ -94,6 +94,12 @@ static void print_env(char *const *envp)
 	putchar('\n');
 }
 
+static const char *const backend_name[] = {
+	[BACKEND_BWRAP] = "bwrap",
+	[BACKEND_LANDLOCK] = "landlock",
+	[BACKEND_AUTO] = "auto",
+};
+
 static const char *const decision_name[] = {
 	[DECIDE_DENY] = "deny",
 	[DECIDE_SANDBOX] = "sandbox",
@@ -105,8 +111,9 @@ int main(int argc, char **argv)
 	/* Static: what main builds lives until exit, which frees it. */
 	static struct policy pol;
 	static struct strv run_argv;
-	static char **envp, *refused;
+	static char **envp, *refused, *fallback;
 	static struct sandbox_run run;
+	const char *backend;
 	struct options o;
 	const struct command *cmd;
 	enum decision d;
@@ -148,7 +155,7 @@ int main(int argc, char **argv)
 	if (d == DECIDE_BYPASS) {
 		strv_push(&run_argv, cmd->path);
 		strv_pushn(&run_argv, (const char *const *)o.args, o.nargs);
-	} else if ((status = sandbox_argv(&pol, cmd, o.args, &io, &run_argv,
+	} else if ((status = sandbox_build(&pol, cmd, o.args, &io, &run_argv,
 	    &refused)) != 0) {
 		warnx("%s", refused);
 		if (o.mode == MODE_RUN && audit_error(cmd->name, refused) < 0)
@@ -159,7 +166,13 @@ int main(int argc, char **argv)
 	if (envp == NULL)
 		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
 		    "sbexec's bound; name fewer variables", cmd->name);
+	if (d == DECIDE_SANDBOX)
+		fallback = io.fallback ? xasprintf("sandbox: auto fell back to "
+		    "Landlock: %s", io.fallback) : NULL;
+	backend = d == DECIDE_BYPASS ? "none" : backend_name[io.backend];
 	if (o.mode == MODE_DRY_RUN) {
+		printf("backend: %s%s%s\n", backend, fallback ? "; " : "",
+		    fallback ? fallback : "");
 		print_env(envp);
 		for (size_t i = 0; i < io.masked.n; i++)
 			printf("masked: %s (a link: its target is read-only, "
@@ -167,9 +180,13 @@ int main(int argc, char **argv)
 		print_argv("argv", run_argv.v);
 		exit(0);
 	}
-	if (audit_start(&pol, cmd, o.cmd_argv, io.cwd, io.masked.v) < 0)
+	if (audit_start(&pol, cmd, o.cmd_argv, &(struct audit_run){ io.cwd,
+	    io.masked.v, backend, fallback }) < 0)
 		exit(EXIT_SBEXEC);
-	if (d == DECIDE_SANDBOX) {
+	if (d == DECIDE_SANDBOX && io.backend == BACKEND_LANDLOCK) {
+		run.landlock = &io.landlock;
+		run.feed = (struct seccomp_feed){ -1, -1, NULL, 0 };
+	} else if (d == DECIDE_SANDBOX) {
 		run.keep = &io.keep;
 		run.expect = &io.expect;
 		sandbox_seccomp(&pol, &run.feed);

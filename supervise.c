@@ -23,9 +23,10 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "guard.h"
 #include "pump.h"
 #include "run.h"
-#include "usage.h"
+#include "tree.h"
 #include "util.h"
 
 #define STATUS_MAX 4096		/* bwrap's status records are short */
@@ -120,7 +121,8 @@ static void close_fds(const struct sup *s)
 
 	if (syscall(SYS_close_range, from, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 		child_fail(EXIT_SBEXEC, "close_range");
-	for (size_t i = 0; s->run != NULL && i < s->run->keep->n; i++)
+	for (size_t i = 0; s->run != NULL && s->run->keep != NULL &&
+	    i < s->run->keep->n; i++)
 		if (fcntl(s->run->keep->v[i], F_SETFD, 0) < 0)
 			child_fail(EXIT_SBEXEC, "fcntl");
 }
@@ -138,6 +140,8 @@ static _Noreturn void child(struct sup *s, char *const *argv,
 	place_fds(fds, (const int[]){ 1, 2, STATUS_FD, SECCOMP_FD }, 4);
 	close_fds(s);
 	set_limits(&s->pol->limits);
+	if (s->run != NULL && s->run->landlock != NULL)
+		guard_run(s->run->landlock, argv, envp, &orig_mask, &orig_pipe);
 	sigaction(SIGPIPE, &orig_pipe, NULL);
 	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
 	execve(argv[0], argv, envp);
@@ -260,7 +264,12 @@ static void deliver_pending(struct sup *s)
  * their usage is read first. */
 static void kill_all(struct sup *s)
 {
-	usage_tree(s->init_pid > 0 ? s->init_pid : s->child, &s->killed);
+	pid_t root = s->init_pid > 0 ? s->init_pid : s->child;
+
+	usage_tree(root, &s->killed);
+	/* No PID namespace under Landlock: the tree, one by one. */
+	if (s->run != NULL && s->run->landlock != NULL)
+		tree_signal(root, SIGKILL);
 	if (s->init_pid > 0)
 		kill(s->init_pid, SIGKILL);
 	kill(s->child, SIGKILL);
@@ -504,16 +513,21 @@ struct hint {
 };
 
 static const struct hint hints[] = {
+	{ "create new namespace", "user namespaces are refused here (a "
+	    "container's seccomp profile, or the kernel); set \"sandbox\": "
+	    "\"auto\" to run under Landlock where bwrap cannot" },
 	{ "uid_map", "inside an unprivileged container bwrap cannot set up "
-	    "a user namespace or mount /proc; if the container already "
-	    "isolates, set \"enableWeakerNestedSandbox\": true" },
+	    "a user namespace or mount /proc; set \"sandbox\": \"auto\" to "
+	    "run under Landlock there, or, if the container already "
+	    "isolates, \"enableWeakerNestedSandbox\": true" },
 	{ "Can't mount proc", "inside an unprivileged container bwrap cannot "
-	    "mount /proc; if the container already isolates, set "
+	    "mount /proc; set \"sandbox\": \"auto\" to run under Landlock "
+	    "there, or, if the container already isolates, "
 	    "\"enableWeakerNestedSandbox\": true" },
 	{ "RTM_NEWADDR", "Ubuntu's AppArmor restricts unprivileged user "
 	    "namespaces (kernel.apparmor_restrict_unprivileged_userns=1); "
-	    "give bwrap an AppArmor profile that allows userns, or set that "
-	    "sysctl to 0" },
+	    "set \"sandbox\": \"auto\" to run under Landlock, give bwrap an "
+	    "AppArmor profile that allows userns, or set that sysctl to 0" },
 };
 
 /* bwrap ended without an "exit-code" record: the command never ran. Its
@@ -528,6 +542,11 @@ static void setup_failed(const struct sup *s)
 
 	memcpy(tail, st->tail, st->tail_len);
 	tail[st->tail_len] = '\0';
+	if (s->run != NULL && s->run->landlock != NULL) {
+		warnx("%s: the Landlock sandbox could not be set up; the "
+		    "command did not run", s->cmd->name);
+		return;
+	}
 	warnx("%s: the sandbox could not be set up: %s exited %d before "
 	    "running the command", s->cmd->name, s->pol->bwrap,
 	    WEXITSTATUS(s->wstatus));
@@ -615,6 +634,8 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	spawn(&s, argv, envp);
 	loop(&s);
 	feed_close(&s);
+	if (run != NULL && run->landlock != NULL)
+		tree_kill();	/* what the guard, killed, left to sbexec */
 	stream_free(&s.out);
 	stream_free(&s.err);
 	reap_rest(&s);

@@ -23,15 +23,8 @@ bats_require_minimum_version 1.5.0
 
 FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 
-# The syscall probe, and the same source built as the library a hostile
-# "-af ladspa=file=" loads, and that library as a data: URI.
 setup_file() {
-	local src="$BATS_TEST_DIRNAME/probe_syscalls.c"
-	export HOST_SOCK="$BATS_FILE_TMPDIR/host.sock"
-	gcc -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/probe_syscalls" "$src"
-	gcc -Wall -Wextra -Werror -shared -fPIC -s -DPAYLOAD \
-		-o "$BATS_FILE_TMPDIR/payload.so" "$src"
-	base64 -w0 "$BATS_FILE_TMPDIR/payload.so" >"$BATS_FILE_TMPDIR/payload.b64"
+	build_probes
 }
 
 setup() {
@@ -132,21 +125,6 @@ listen_recording() {
 connections() {
 	sleep 0.2
 	if [ -f "$CONNS" ]; then wc -l <"$CONNS"; else echo 0; fi
-}
-
-# attack FFMPEG PROBE...: native code from argv alone. FFMPEG (ffmpeg
-# for the attack without sbexec, "$BIN/ffmpeg" through it) writes
-# payload.so from a data: URI, then loads it as a LADSPA plugin; the
-# probes' answers are the output.
-attack() {
-	local ff=$1 uri
-	shift
-	uri="data:application/octet-stream;base64,$(cat "$BATS_FILE_TMPDIR/payload.b64")"
-	printf '%s\n' "$@" >payload.args
-	"$ff" -nostdin -v error -y -f data -i "$uri" -map 0 -c copy \
-		-f data payload.so || return
-	"$ff" -nostdin -v error -f lavfi -i anullsrc \
-		-af ladspa=file=./payload.so -t 0.1 -f null -
 }
 
 # assert_attack_stopped DIRECT SANDBOX PROBE...: the attack answers

@@ -78,3 +78,30 @@ audit_get() {
 		print(json.dumps(eval(sys.argv[3])))
 	EOF
 }
+
+# build_probes (in setup_file): the syscall probe of test/probe_syscalls.c,
+# the same source built as the library a hostile "-af ladspa=file=" loads,
+# and that library as a data: URI.
+build_probes() {
+	local src="$BATS_TEST_DIRNAME/probe_syscalls.c"
+	export HOST_SOCK="$BATS_FILE_TMPDIR/host.sock"
+	gcc -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/probe_syscalls" "$src"
+	gcc -Wall -Wextra -Werror -shared -fPIC -s -DPAYLOAD \
+		-o "$BATS_FILE_TMPDIR/payload.so" "$src"
+	base64 -w0 "$BATS_FILE_TMPDIR/payload.so" >"$BATS_FILE_TMPDIR/payload.b64"
+}
+
+# attack FFMPEG PROBE...: native code from argv alone. FFMPEG (ffmpeg
+# for the attack without sbexec, "$BIN/ffmpeg" or a function through
+# it) writes payload.so from a data: URI, then loads it as a LADSPA
+# plugin; the probes' answers are the output.
+attack() {
+	local ff=$1 uri
+	shift
+	uri="data:application/octet-stream;base64,$(cat "$BATS_FILE_TMPDIR/payload.b64")"
+	printf '%s\n' "$@" >payload.args
+	"$ff" -nostdin -v error -y -f data -i "$uri" -map 0 -c copy \
+		-f data payload.so || return
+	"$ff" -nostdin -v error -f lavfi -i anullsrc \
+		-af ladspa=file=./payload.so -t 0.1 -f null -
+}

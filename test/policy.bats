@@ -136,6 +136,22 @@ audit_field() {
 	expect_member_error '"filesystem": {"privateTmp": 1}' filesystem.privateTmp "must be a boolean"
 }
 
+@test "sandbox must be bwrap, landlock or auto" {
+	expect_member_error '"sandbox": "docker"' sandbox 'must be "bwrap", "landlock" or "auto"'
+	expect_member_error '"sandbox": true' sandbox "must be a string"
+}
+
+@test "--check names the backend, and for Landlock the kernel's ABI" {
+	write_policy "{$CMDS}"
+	run sbx --check
+	assert_line "sandbox: bwrap (user namespaces)"
+	write_policy "{$CMDS, \"sandbox\": \"auto\"}"
+	run sbx --check
+	assert_line "sandbox: auto (bwrap where it can set up, else landlock)"
+	assert_line --regexp '^  landlock   ABI [0-9]+ here'
+	assert_line "socket families under landlock: none; no other"
+}
+
 @test "network must be a string" {
 	expect_member_error '"network": false' network "must be a string"
 }

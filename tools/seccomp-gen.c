@@ -3,10 +3,13 @@
  * (flatpak-run.c, setup_seccomp), and prints it as C arrays that are
  * compiled into the static binary: no libseccomp at run time.
  *
- * Two variants: the full filter, and one that lets AF_UNIX sockets be
- * made, for policies with "allowUnixSockets": true. Every rule answers
- * EPERM (openat2 ENOSYS, so that libc falls back to openat); a syscall
- * of any ABI but the native one kills the process.
+ * One variant for each combination of the flags of filter.h: AF_UNIX
+ * (allowUnixSockets), AF_INET/AF_INET6 (always under bwrap, whose
+ * network namespace has loopback only; under Landlock only for network
+ * "host"), and no signals at all (Landlock below ABI 6, which cannot
+ * scope them). Every rule answers EPERM (openat2 ENOSYS, so that libc
+ * falls back to openat); a syscall of any ABI but the native one kills
+ * the process.
  *
  * The threat is native code in the sandbox (DESIGN 3), so the rules are
  * about what code can do, not what ffmpeg's options can ask for. */
@@ -20,6 +23,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "filter.h"
 
 /* Each of these lets a sandboxed process reach outside it: another
  * process's memory, the kernel's keyring, mounts, BPF, kernel code. */
@@ -40,13 +45,19 @@ static const char *const denied[] = {
 	"setxattr", "lsetxattr", "fsetxattr", "setxattrat",
 };
 
-/* Socket families a sandboxed command may create: IPv4 and IPv6 (in a
- * namespace with loopback only, unless network is "host"). AF_UNIX only
- * under allowUnixSockets. Everything else, AF_VSOCK (the hypervisor,
- * whatever the namespace), AF_NETLINK, AF_PACKET, AF_ALG..., is EPERM:
- * an allow-list, so a family nobody thought of is refused too. */
-static const int families[] = { AF_INET, AF_INET6 };
+/* Socket families a sandboxed command may create: IPv4 and IPv6 under
+ * FILTER_INET, AF_UNIX under FILTER_UNIX. Everything else, AF_VSOCK
+ * (the hypervisor, whatever the namespace), AF_NETLINK, AF_PACKET,
+ * AF_ALG..., is EPERM: an allow-list, so a family nobody thought of is
+ * refused too. */
 #define FAMILY_LIMIT 64		/* above every AF_ the kernel knows */
+
+/* Without Landlock's signal scope (ABI 6) nothing tells the command's
+ * own processes from others: no signal at all. */
+static const char *const signals[] = {
+	"kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+	"pidfd_send_signal",
+};
 
 /* When root runs sbexec, uid 0 in the sandbox owns what it writes: a
  * setuid or setgid bit set there is a root (or user) shell for anyone
@@ -100,30 +111,29 @@ static void deny(scmp_filter_ctx ctx, const char *name, unsigned n,
 	deny_errno(ctx, EPERM, name, n, arg);
 }
 
-static int family_allowed(int f, int allow_unix)
+static int family_allowed(int f, int flags)
 {
-	for (size_t i = 0; i < sizeof(families) / sizeof(*families); i++)
-		if (families[i] == f)
-			return 1;
-	return allow_unix && f == AF_UNIX;
+	if (f == AF_INET || f == AF_INET6)
+		return (flags & FILTER_INET) != 0;
+	return (flags & FILTER_UNIX) && f == AF_UNIX;
 }
 
 /* The kernel reads the domain as an int; a value with any bit above the
  * families' range, the high 32 among them, is refused whole, so that
  * (1 << 32 | AF_UNIX) cannot pass for an allowed family. */
-static void deny_families(scmp_filter_ctx ctx, int allow_unix)
+static void deny_families(scmp_filter_ctx ctx, int flags)
 {
 	struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_GE, FAMILY_LIMIT);
 
 	deny(ctx, "socket", 1, &c);
 	for (int f = 0; f < FAMILY_LIMIT; f++) {
 		c = (struct scmp_arg_cmp)SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)f);
-		if (!family_allowed(f, allow_unix))
+		if (!family_allowed(f, flags))
 			deny(ctx, "socket", 1, &c);
 	}
 	/* socketpair(AF_UNIX, SOCK_DGRAM) can sendto() any socket path it
 	 * sees: the only family socketpair makes is AF_UNIX, so it goes. */
-	if (!allow_unix)
+	if (!(flags & FILTER_UNIX))
 		deny(ctx, "socketpair", 0, NULL);
 }
 
@@ -146,7 +156,7 @@ static void deny_modes(scmp_filter_ctx ctx)
 	deny_errno(ctx, ENOSYS, "openat2", 0, NULL);
 }
 
-static scmp_filter_ctx build(int allow_unix)
+static scmp_filter_ctx build(int flags)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	/* TIOCSTI pushes input into the terminal's queue; TIOCLINUX can
@@ -168,14 +178,17 @@ static scmp_filter_ctx build(int allow_unix)
 	deny(ctx, "ioctl", 1, &linux_);
 	/* A Unix socket on a read-only bind can still be connected to:
 	 * /run/docker.sock is root on the host. */
-	deny_families(ctx, allow_unix);
+	deny_families(ctx, flags);
 	deny_modes(ctx);
+	for (size_t i = 0; (flags & FILTER_NOSIGNAL) &&
+	    i < sizeof(signals) / sizeof(*signals); i++)
+		deny(ctx, signals[i], 0, NULL);
 	return ctx;
 }
 
-static void emit(const char *name, int allow_unix)
+static void emit(int flags)
 {
-	scmp_filter_ctx ctx = build(allow_unix);
+	scmp_filter_ctx ctx = build(flags);
 	FILE *f = tmpfile();
 	long len;
 	int c;
@@ -183,18 +196,26 @@ static void emit(const char *name, int allow_unix)
 	if (f == NULL || seccomp_export_bpf(ctx, fileno(f)) < 0)
 		fail("seccomp_export_bpf", 0);
 	lseek(fileno(f), 0, SEEK_SET);
-	printf("const unsigned char %s[] = {", name);
+	printf("static const unsigned char filter_%d[] = {", flags);
 	for (len = 0; (c = fgetc(f)) != EOF; len++)
 		printf("%s0x%02x,", len % 12 ? " " : "\n\t", c);
-	printf("\n};\nconst unsigned long %s_len = %ld;\n\n", name, len);
+	printf("\n};\n\n");
 	fclose(f);
 	seccomp_release(ctx);
 }
 
 int main(void)
 {
-	printf("/* Generated by tools/seccomp-gen.c at build time. */\n");
-	emit("seccomp_filter", 0);
-	emit("seccomp_filter_unix", 1);
+	printf("/* Generated by tools/seccomp-gen.c at build time. */\n"
+	    "#include \"filter.h\"\n\n");
+	for (int i = 0; i < FILTER_VARIANTS; i++)
+		emit(i);
+	printf("const unsigned char *const seccomp_filters[] = {");
+	for (int i = 0; i < FILTER_VARIANTS; i++)
+		printf(" filter_%d,", i);
+	printf(" };\nconst unsigned long seccomp_filter_lens[] = {");
+	for (int i = 0; i < FILTER_VARIANTS; i++)
+		printf(" sizeof(filter_%d),", i);
+	printf(" };\n");
 	return 0;
 }

@@ -1,14 +1,18 @@
-/* usage.c: read a process tree's usage from /proc/PID/stat (utime,
- * stime, cutime, cstime) and /proc/PID/status (VmHWM), walking
- * /proc/PID/task/TID/children. Bounded: a tree of at most TREE_MAX
- * processes is read, the sandbox's process limit being the policy's. */
+/* tree.c: a process tree, walked through /proc/PID/task/TID/children:
+ * its usage from /proc/PID/stat (utime, stime, cutime, cstime) and
+ * /proc/PID/status (VmHWM), and its end. Bounded: a tree of at most
+ * TREE_MAX processes is read at a time. */
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "usage.h"
+#include "tree.h"
 
 #define TREE_MAX 4096
 
@@ -76,17 +80,55 @@ static void children(pid_t pid, pid_t *list, size_t *n)
 	closedir(dir);
 }
 
+/* ROOT and its descendants into LIST; returns how many. */
+static size_t walk(pid_t root, pid_t *list)
+{
+	size_t n = 0;
+
+	list[n++] = root;
+	for (size_t i = 0; i < n; i++)
+		children(list[i], list, &n);
+	return n;
+}
+
 void usage_tree(pid_t root, struct usage *u)
 {
 	static pid_t list[TREE_MAX];
-	size_t n = 0;
+	size_t n;
 
 	if (root <= 0)
 		return;
-	list[n++] = root;
+	n = walk(root, list);
 	for (size_t i = 0; i < n; i++) {
 		add_stat(list[i], u);
 		add_rss(list[i], u);
-		children(list[i], list, &n);
+	}
+}
+
+void tree_signal(pid_t root, int sig)
+{
+	static pid_t list[TREE_MAX];
+	size_t n = walk(root, list);
+
+	while (n-- > 0)
+		kill(list[n], sig);
+}
+
+void tree_kill(void)
+{
+	static pid_t list[TREE_MAX];
+	const struct timespec ms = { 0, 1000000 };
+	size_t n;
+	int st;
+
+	for (int tries = 0; tries < 1000; tries++) {
+		n = walk(getpid(), list);
+		for (size_t i = 1; i < n; i++)
+			kill(list[i], SIGKILL);
+		while (waitpid(-1, &st, WNOHANG) > 0)
+			;
+		if (n == 1 && waitpid(-1, &st, WNOHANG) < 0 && errno == ECHILD)
+			return;
+		nanosleep(&ms, NULL);
 	}
 }

@@ -1,0 +1,16 @@
+/* filter.h: the seccomp filter variants tools/seccomp-gen.c builds at
+ * build time and the binary embeds (DESIGN 3 and 9). */
+#ifndef SBEXEC_FILTER_H
+#define SBEXEC_FILTER_H
+
+enum {
+	FILTER_UNIX = 1,	/* allowUnixSockets: AF_UNIX and socketpair */
+	FILTER_INET = 2,	/* AF_INET and AF_INET6 */
+	FILTER_NOSIGNAL = 4,	/* no signal to any process (Landlock < 6) */
+	FILTER_VARIANTS = 8
+};
+
+extern const unsigned char *const seccomp_filters[FILTER_VARIANTS];
+extern const unsigned long seccomp_filter_lens[FILTER_VARIANTS];
+
+#endif

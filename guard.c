@@ -1,0 +1,113 @@
+/* guard.c: without a PID namespace nothing ends the processes a command
+ * leaves behind (a double fork, a setsid). This process does, as bwrap's
+ * init does inside one: it is a subreaper, so every orphan of the
+ * command comes back to it; when the command ends it kills and reaps
+ * them all, and when sbexec dies (PDEATHSIG, a catchable SIGTERM here)
+ * it does the same before it goes. The command itself runs in a child
+ * that enters Landlock and seccomp after everything else, then execs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "run.h"
+#include "tree.h"
+#include "util.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* The command's process: its own session (no terminal to inject into),
+ * dies with the guard, then the sandbox, then exec. A failure is told
+ * to the guard through ERR, and said on stderr. */
+static _Noreturn void command(const struct landlock *l, char *const *argv,
+    char *const *envp, const sigset_t *mask, const struct sigaction *pipe,
+    int err, pid_t guard)
+{
+	const char *what = "setsid";
+
+	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 ||
+	    getppid() != guard)
+		goto fail;
+	sigaction(SIGPIPE, pipe, NULL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	what = "close_range";
+	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0 ||
+	    landlock_enter(l, &what) < 0)
+		goto fail;
+	what = argv[0];
+	execve(argv[0], argv, envp);
+fail:
+	dprintf(2, "sbexec: Landlock sandbox: %s: %s\n", what, strerror(errno));
+	(void)!write(err, "x", 1);
+	_exit(EXIT_SBEXEC);
+}
+
+/* The command ended with ST: kill what is left and report its status as
+ * bwrap's init would. */
+static _Noreturn void finish(int st)
+{
+	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+
+	tree_kill();
+	dprintf(STATUS_FD, "{ \"exit-code\": %d }\n", code);
+	_exit(code);
+}
+
+static _Noreturn void watch(pid_t cmd, const sigset_t *set)
+{
+	siginfo_t si;
+	pid_t pid;
+	int st;
+
+	for (;;) {
+		if (sigwaitinfo(set, &si) < 0)
+			continue;
+		if (si.si_signo != SIGCHLD) {
+			/* sbexec is gone, or wants the tree gone. */
+			tree_kill();
+			_exit(128 + SIGKILL);
+		}
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+			if (pid == cmd)
+				finish(st);
+	}
+}
+
+_Noreturn void guard_run(const struct landlock *l, char *const *argv,
+    char *const *envp, const sigset_t *mask, const struct sigaction *pipe)
+{
+	pid_t parent = getppid(), self = getpid(), cmd;
+	sigset_t set;
+	int err[2];
+	char c;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 ||
+	    prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent ||
+	    pipe2(err, O_CLOEXEC) < 0)
+		_exit(EXIT_SBEXEC);
+	if ((cmd = fork()) < 0)
+		_exit(EXIT_SBEXEC);
+	if (cmd == 0)
+		command(l, argv, envp, mask, pipe, err[1], self);
+	close(err[1]);
+	dprintf(STATUS_FD, "{ \"child-pid\": %d }\n", (int)self);
+	if (read(err[0], &c, 1) != 0) {
+		/* Setup failed: no exit-code, as bwrap when it cannot. */
+		tree_kill();
+		_exit(EXIT_SBEXEC);
+	}
+	close(err[0]);
+	watch(cmd, &set);
+}

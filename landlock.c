@@ -1,0 +1,330 @@
+/* landlock.c: the filesystem plan of mounts.c rendered as a Landlock
+ * ruleset, for where no user namespace can be had (DESIGN 9).
+ *
+ * Landlock only grants. "Everything but denyRead" is the root's entries
+ * granted one by one, descending only along the path to each hidden
+ * entry, whose siblings are granted whole; a directory on such a path
+ * is granted listing only. /proc is hidden that way too, and the
+ * command's own /proc/PID and a few system files are granted back.
+ * Writable trees get every right but making devices. A hidden,
+ * read-only or protected entry inside a writable tree cannot be
+ * subtracted from it: such a policy is refused, never granted. Rules
+ * hold the objects opened now, so renaming anything later moves none.
+ * The constants are the kernel's (linux/landlock.h), defined here
+ * because Debian 12's headers stop at ABI 2.
+ * https://docs.kernel.org/userspace-api/landlock.html */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "filter.h"
+#include "landlock.h"
+#include "mounts.h"
+#include "path.h"
+
+#define SYS_ll_create_ruleset 444
+#define SYS_ll_add_rule 445
+#define SYS_ll_restrict_self 446
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+#define LL_RULE_PATH_BENEATH 1
+
+#define FS_EXECUTE (1ULL << 0)
+#define FS_WRITE_FILE (1ULL << 1)
+#define FS_READ_FILE (1ULL << 2)
+#define FS_READ_DIR (1ULL << 3)
+#define FS_MAKE_CHAR (1ULL << 6)
+#define FS_MAKE_BLOCK (1ULL << 11)
+#define FS_TRUNCATE (1ULL << 14)	/* ABI 3 */
+#define FS_IOCTL_DEV (1ULL << 15)	/* ABI 5 */
+#define FS_FILE (FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | \
+	FS_IOCTL_DEV)
+#define FS_READ (FS_EXECUTE | FS_READ_FILE | FS_READ_DIR)
+#define NET_TCP (3ULL)			/* bind and connect, ABI 4 */
+#define SCOPE_ALL (3ULL)		/* abstract sockets, signals, ABI 6 */
+
+#define PR_SET_NO_NEW_PRIVS_ 38
+#define PR_SET_SECCOMP_ 22
+#define SECCOMP_MODE_FILTER_ 2
+
+struct ruleset_attr {
+	uint64_t fs, net, scoped;
+};
+
+struct path_beneath {
+	uint64_t allowed;
+	int32_t fd;
+} __attribute__((packed));
+
+struct sock_fprog_ {
+	unsigned short len;
+	const void *filter;
+};
+
+/* Files ffmpeg and libc read in /proc besides the process's own. */
+static const char *const proc_files[] = {
+	"/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/filesystems",
+	"/proc/sys/vm/overcommit_memory", "/proc/sys/kernel/osrelease",
+};
+
+/* Devices anything may write, as under bwrap's /dev. */
+static const char *const dev_files[] = {
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/tty",
+};
+
+int landlock_abi(void)
+{
+	long abi = syscall(SYS_ll_create_ruleset, NULL, 0,
+	    LL_CREATE_RULESET_VERSION);
+
+	return abi < 0 ? 0 : (int)abi;
+}
+
+static uint64_t fs_known(int abi)
+{
+	return abi >= 5 ? (1ULL << 16) - 1 : abi >= 3 ? (1ULL << 15) - 1 :
+	    abi == 2 ? (1ULL << 14) - 1 : (1ULL << 13) - 1;
+}
+
+struct ctx {
+	struct landlock *l;
+	const struct plan *p;
+	uint64_t known;
+};
+
+/* Grant ACCESS beneath PATH (a file: its file rights only). */
+static int add_rule(struct ctx *c, const char *path, uint64_t access)
+{
+	struct path_beneath pb;
+	struct stat st;
+	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	pb.allowed = access & c->known;
+	if (fstat(fd, &st) < 0 || (!S_ISDIR(st.st_mode) &&
+	    (pb.allowed &= FS_FILE) == 0) || S_ISLNK(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	pb.fd = fd;
+	if (pb.allowed != 0)
+		rc = (int)syscall(SYS_ll_add_rule, c->l->ruleset,
+		    LL_RULE_PATH_BENEATH, &pb, 0);
+	close(fd);
+	return rc;
+}
+
+static int is_hidden(const struct mount *m)
+{
+	return m->kind == FS_DENY_READ;
+}
+
+/* -1 when PATH is hidden itself (a hidden entry of the plan, or /proc),
+ * 1 when something hidden lies below it, else 0. */
+static int hole_at(const struct plan *p, const char *path)
+{
+	int below = path_within("/proc", path);
+
+	if (strcmp(path, "/proc") == 0)
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		if (!is_hidden(&p->m[i]) || !path_within(p->m[i].path, path))
+			continue;
+		if (strcmp(p->m[i].path, path) == 0)
+			return -1;
+		below = 1;
+	}
+	return below;
+}
+
+/* Grant ACCESS beneath PATH except the hidden entries below it. */
+static int grant(struct ctx *c, const char *path, uint64_t access)
+{
+	int at = hole_at(c->p, path);
+	struct dirent *e;
+	char *child;
+	DIR *d;
+
+	if (at <= 0)
+		return at < 0 ? 0 : add_rule(c, path, access);
+	if (add_rule(c, path, access & FS_READ_DIR) < 0 ||
+	    (d = opendir(path)) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0
+		    || e->d_type == DT_LNK)
+			continue;
+		child = xasprintf("%s/%s", strcmp(path, "/") ? path : "",
+		    e->d_name);
+		at = grant(c, child, access);
+		free(child);
+		if (at < 0)
+			break;
+	}
+	closedir(d);
+	return at < 0 ? -1 : 0;
+}
+
+/* Is PATH inside (or at) a hidden entry? */
+static int hidden(const struct plan *p, const char *path)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (is_hidden(&p->m[i]) && path_within(path, p->m[i].path))
+			return 1;
+	return path_within(path, "/proc");
+}
+
+/* Everything but the hidden entries; then what the policy re-opens
+ * inside them, and /proc's system files. */
+static int grant_reads(struct ctx *c)
+{
+	const struct mount *m;
+
+	if (grant(c, "/", FS_READ) < 0)
+		return -1;
+	for (size_t i = 0; i < c->p->n; i++) {
+		m = &c->p->m[i];
+		if (!is_hidden(m) && !m->pin && hidden(c->p, m->path) &&
+		    grant(c, m->path, FS_READ) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof(proc_files) / sizeof(*proc_files); i++)
+		if (add_rule(c, proc_files[i], FS_READ) < 0)
+			return -1;
+	return 0;
+}
+
+/* A hidden or read-only entry strictly inside writable tree W. */
+static const struct mount *carved(const struct plan *p, const struct mount *w)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->m[i].kind >= FS_DENY_WRITE &&
+		    strcmp(p->m[i].path, w->path) != 0 &&
+		    path_within(p->m[i].path, w->path))
+			return &p->m[i];
+	return NULL;
+}
+
+static int grant_writes(struct ctx *c)
+{
+	const struct mount *w, *x;
+
+	for (size_t i = 0; i < c->p->n; i++) {
+		w = &c->p->m[i];
+		if (w->kind != FS_ALLOW_WRITE || w->pin)
+			continue;
+		if ((x = carved(c->p, w)) != NULL) {
+			c->l->why = xasprintf("the Landlock backend cannot keep "
+			    "%s (%s) out of the writable tree %s; give the "
+			    "command a dedicated output directory, or a policy "
+			    "of its own", x->path, x->why, w->path);
+			return -1;
+		}
+		if (add_rule(c, w->path, ~(FS_MAKE_CHAR | FS_MAKE_BLOCK)) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof(dev_files) / sizeof(*dev_files); i++)
+		if (add_rule(c, dev_files[i], FS_READ_FILE | FS_WRITE_FILE) < 0)
+			return -1;
+	return 0;
+}
+
+static int create_ruleset(const struct policy *pol, struct landlock *l)
+{
+	struct ruleset_attr a = { fs_known(l->abi), 0, 0 };
+	size_t size = 8;
+
+	if (l->abi >= 4 && !pol->network_host) {
+		a.net = NET_TCP;	/* no rule: no TCP at all */
+		size = 16;
+	}
+	if (l->abi >= 6) {
+		a.scoped = SCOPE_ALL;
+		size = 24;
+	}
+	l->ruleset = (int)syscall(SYS_ll_create_ruleset, &a, size, 0);
+	return l->ruleset < 0 ? -1 : 0;
+}
+
+static char *too_old(int abi)
+{
+	if (abi == 0)
+		return xstrdup("the kernel has no Landlock (not built in, or "
+		    "not in its lsm= list); the Landlock backend cannot run "
+		    "here");
+	return xasprintf("the kernel's Landlock ABI is %d; the Landlock "
+	    "backend needs %d (below it a read-only file can be truncated)",
+	    abi, LANDLOCK_ABI_MIN);
+}
+
+int landlock_plan(const struct policy *pol, const char *cwd,
+    struct landlock *l)
+{
+	struct plan p;
+	struct ctx c = { l, &p, 0 };
+	int status;
+
+	*l = (struct landlock){ .abi = landlock_abi(), .ruleset = -1 };
+	if (l->abi < LANDLOCK_ABI_MIN) {
+		l->why = too_old(l->abi);
+		return EXIT_SBEXEC;
+	}
+	if ((status = mounts_plan(pol, cwd, &p)) != 0) {
+		l->why = xstrdup(p.why);
+		mounts_free(&p);
+		return status;
+	}
+	c.known = fs_known(l->abi);
+	l->filter = (pol->network_host ? FILTER_INET : 0) |
+	    (pol->allow_unix_sockets ? FILTER_UNIX : 0) |
+	    (l->abi < 6 ? FILTER_NOSIGNAL : 0);
+	strv_pushn(&l->masked, (const char *const *)p.masked.v, p.masked.n);
+	status = create_ruleset(pol, l) < 0 || grant_reads(&c) < 0 ||
+	    grant_writes(&c) < 0 ? EXIT_SBEXEC : 0;
+	if (status != 0 && l->why == NULL)
+		l->why = xasprintf("Landlock: %s", strerror(errno));
+	mounts_free(&p);
+	return status;
+}
+
+int landlock_enter(const struct landlock *l, const char **what)
+{
+	struct sock_fprog_ prog = {
+		(unsigned short)(seccomp_filter_lens[l->filter] / 8),
+		seccomp_filters[l->filter],
+	};
+	struct path_beneath pb = { FS_READ & fs_known(l->abi), -1 };
+
+	*what = "/proc/self";
+	if ((pb.fd = open("/proc/self", O_PATH | O_CLOEXEC)) < 0 ||
+	    syscall(SYS_ll_add_rule, l->ruleset, LL_RULE_PATH_BENEATH, &pb,
+	    0) < 0)
+		return -1;
+	close(pb.fd);
+	*what = "no_new_privs";
+	if (prctl(PR_SET_NO_NEW_PRIVS_, 1, 0, 0, 0) < 0)
+		return -1;
+	*what = "landlock_restrict_self";
+	if (syscall(SYS_ll_restrict_self, l->ruleset, 0) < 0)
+		return -1;
+	close(l->ruleset);
+	*what = "seccomp";
+	return prctl(PR_SET_SECCOMP_, SECCOMP_MODE_FILTER_, &prog, 0, 0);
+}
+
+void landlock_free(struct landlock *l)
+{
+	if (l->ruleset >= 0)
+		close(l->ruleset);
+	free(l->why);
+	strv_free(&l->masked);
+	*l = (struct landlock){ .ruleset = -1 };
+}

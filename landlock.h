@@ -1,0 +1,36 @@
+/* landlock.h: the Landlock backend's rendering of the policy (DESIGN 9). */
+#ifndef SBEXEC_LANDLOCK_H
+#define SBEXEC_LANDLOCK_H
+
+#include "policy.h"
+#include "util.h"
+
+/* Below ABI 3 a file that is only readable can still be truncated. */
+#define LANDLOCK_ABI_MIN 3
+
+struct landlock {
+	int abi;		/* the running kernel's */
+	int ruleset;		/* every rule but the command's own /proc */
+	int filter;		/* the seccomp variant (filter.h) */
+	char *why;		/* why the policy cannot be rendered */
+	struct strv masked;	/* protected names that are links */
+};
+
+/* The kernel's Landlock ABI, 0 when Landlock is absent or disabled. */
+int landlock_abi(void);
+
+/* In sbexec: the ruleset for POL run from CWD, built from the policy's
+ * paths opened now. 0, or 125 (or 126 for a hidden CWD) with the
+ * reason in l->why: too old a kernel, or a writable tree holding what
+ * Landlock cannot carve out of it. */
+int landlock_plan(const struct policy *pol, const char *cwd,
+    struct landlock *l);
+
+/* In the command's process, before exec: its own /proc/PID, then
+ * no_new_privs, landlock_restrict_self and the seccomp filter. -1 with
+ * errno set and *WHAT naming the step that failed. */
+int landlock_enter(const struct landlock *l, const char **what);
+
+void landlock_free(struct landlock *l);
+
+#endif
