@@ -106,3 +106,13 @@ with_dev_log() {
 	assert_output --partial "audit sink /dev/log"
 	[ ! -e ran ]
 }
+
+# The README's first command: make demo runs this script.
+@test "make demo's script probes its sample through the sandbox and shows the audit records" {
+	run "$TOP/scripts/demo"
+	assert_success
+	assert_output --partial '"format_name": "mov,mp4,m4a,3gp,3g2,mj2"'
+	assert_output --partial '"type":"start"'
+	assert_output --partial '"type":"end"'
+	refute_output --partial 'sbexec:'
+}
