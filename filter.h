@@ -6,8 +6,9 @@
 enum {
 	FILTER_UNIX = 1,	/* allowUnixSockets: AF_UNIX and socketpair */
 	FILTER_INET = 2,	/* AF_INET and AF_INET6 */
-	FILTER_NOSIGNAL = 4,	/* no signal to any process (Landlock < 6) */
-	FILTER_VARIANTS = 8
+	FILTER_LANDLOCK = 4,	/* no namespaces, as bwrap's --disable-userns */
+	FILTER_NOSIGNAL = 8,	/* no signal to any process (Landlock < 6) */
+	FILTER_VARIANTS = 16	/* those bwrap and Landlock use are built */
 };
 
 extern const unsigned char *const seccomp_filters[FILTER_VARIANTS];

@@ -74,9 +74,15 @@ static const char *const proc_files[] = {
 	"/proc/sys/vm/overcommit_memory", "/proc/sys/kernel/osrelease",
 };
 
-/* Devices anything may write, as under bwrap's /dev. */
-static const char *const dev_files[] = {
-	"/dev/null", "/dev/zero", "/dev/full", "/dev/tty",
+/* Devices anything may write, as under bwrap's /dev, terminals with
+ * their ioctls (TIOCSTI and TIOCLINUX stay refused by seccomp). */
+static const struct { const char *path; uint64_t access; } dev_files[] = {
+	{ "/dev/null", FS_READ_FILE | FS_WRITE_FILE },
+	{ "/dev/zero", FS_READ_FILE | FS_WRITE_FILE },
+	{ "/dev/full", FS_READ_FILE | FS_WRITE_FILE },
+	{ "/dev/tty", FS_READ_FILE | FS_WRITE_FILE | FS_IOCTL_DEV },
+	{ "/dev/ptmx", FS_READ_FILE | FS_WRITE_FILE | FS_IOCTL_DEV },
+	{ "/dev/pts", FS_READ_FILE | FS_WRITE_FILE | FS_IOCTL_DEV },
 };
 
 int landlock_abi(void)
@@ -202,11 +208,12 @@ static int grant_reads(struct ctx *c)
 	return 0;
 }
 
-/* A hidden or read-only entry strictly inside writable tree W. */
+/* A hidden or read-only entry (allowRead inside a writable tree means
+ * read-only there) strictly inside writable tree W. */
 static const struct mount *carved(const struct plan *p, const struct mount *w)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (p->m[i].kind >= FS_DENY_WRITE &&
+		if (p->m[i].kind != FS_ALLOW_WRITE &&
 		    strcmp(p->m[i].path, w->path) != 0 &&
 		    path_within(p->m[i].path, w->path))
 			return &p->m[i];
@@ -232,7 +239,7 @@ static int grant_writes(struct ctx *c)
 			return -1;
 	}
 	for (size_t i = 0; i < sizeof(dev_files) / sizeof(*dev_files); i++)
-		if (add_rule(c, dev_files[i], FS_READ_FILE | FS_WRITE_FILE) < 0)
+		if (add_rule(c, dev_files[i].path, dev_files[i].access) < 0)
 			return -1;
 	return 0;
 }
@@ -241,6 +248,7 @@ static int create_ruleset(const struct policy *pol, struct landlock *l)
 {
 	struct ruleset_attr a = { fs_known(l->abi), 0, 0 };
 	size_t size = 8;
+	int fd;
 
 	if (l->abi >= 4 && !pol->network_host) {
 		a.net = NET_TCP;	/* no rule: no TCP at all */
@@ -250,7 +258,13 @@ static int create_ruleset(const struct policy *pol, struct landlock *l)
 		a.scoped = SCOPE_ALL;
 		size = 24;
 	}
-	l->ruleset = (int)syscall(SYS_ll_create_ruleset, &a, size, 0);
+	fd = (int)syscall(SYS_ll_create_ruleset, &a, size, 0);
+
+	/* At 10 and above, clear of the numbers the child gives its
+	 * status and seccomp descriptors. */
+	l->ruleset = fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	if (fd >= 0)
+		close(fd);
 	return l->ruleset < 0 ? -1 : 0;
 }
 
@@ -283,7 +297,7 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 		return status;
 	}
 	c.known = fs_known(l->abi);
-	l->filter = (pol->network_host ? FILTER_INET : 0) |
+	l->filter = FILTER_LANDLOCK | (pol->network_host ? FILTER_INET : 0) |
 	    (pol->allow_unix_sockets ? FILTER_UNIX : 0) |
 	    (l->abi < 6 ? FILTER_NOSIGNAL : 0);
 	strv_pushn(&l->masked, (const char *const *)p.masked.v, p.masked.n);

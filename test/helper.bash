@@ -9,6 +9,12 @@ TOP="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
 # make asan runs every suite against the sanitizer build instead.
 SBEXEC="${SBEXEC:-$TOP/sbexec}"
 
+# SBEXEC_BACKEND=landlock (make test runs the drop-in suite so): every
+# policy of policy() names "sandbox": "landlock", and every sbexec runs
+# inside test/in_container.c, where user namespaces are refused as in a
+# default Docker container.
+IN_CONTAINER="$BATS_RUN_TMPDIR/in_container"
+
 # A fresh work directory (the cwd), a bin/ of symlinks to sbexec, and a
 # policy whose audit goes to a file, so stderr is the command's own.
 common_setup() {
@@ -17,19 +23,53 @@ common_setup() {
 	BIN="$T/bin"
 	AUDIT="$T/audit.jsonl"
 	mkdir -p "$W" "$BIN"
-	ln -s "$SBEXEC" "$BIN/ffprobe"
-	ln -s "$SBEXEC" "$BIN/ffmpeg"
+	if [ "${SBEXEC_BACKEND:-}" = landlock ]; then
+		[ "$(landlock_abi)" -ge 3 ] ||
+			skip "the kernel's Landlock ABI is $(landlock_abi); the backend needs 3"
+		container_bin
+	else
+		ln -s "$SBEXEC" "$BIN/ffprobe"
+		ln -s "$SBEXEC" "$BIN/ffmpeg"
+	fi
 	export SBEXEC_POLICY="$T/policy.json"
 	cd "$W"
 	policy
 }
 
+# landlock_abi: the running kernel's Landlock ABI (0: none), read once
+# per run.
+landlock_abi() {
+	local f="$BATS_RUN_TMPDIR/landlock_abi"
+	[ -s "$f" ] || python3 -c 'import ctypes
+print(max(0, ctypes.CDLL(None).syscall(444, None, 0, 1)))' >"$f"
+	cat "$f"
+}
+
+# container_bin: $BIN/NAME runs $T/links/NAME -> sbexec inside the
+# simulated container (built once per run).
+container_bin() {
+	local name
+	[ -x "$IN_CONTAINER" ] ||
+		gcc -Wall -Wextra -Werror -o "$IN_CONTAINER" \
+			"$TOP/test/in_container.c" -lseccomp
+	mkdir -p "$T/links"
+	for name in ffprobe ffmpeg; do
+		ln -s "$SBEXEC" "$T/links/$name"
+		printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$IN_CONTAINER" \
+			"$T/links/$name" >"$BIN/$name"
+		chmod +x "$BIN/$name"
+	done
+}
+
 # policy [EXTRA]: the base policy with EXTRA members (JSON, starting with
 # a comma) appended to the top-level object.
 policy() {
+	local backend=
+	[ -z "${SBEXEC_BACKEND:-}" ] ||
+		backend=", \"sandbox\": \"$SBEXEC_BACKEND\""
 	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\",
 	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": \"/bin/sh\"},
-	  \"audit\": \"$AUDIT\" ${1:-}}"
+	  \"audit\": \"$AUDIT\" $backend ${1:-}}"
 }
 
 # write_policy JSON: the policy file, exactly, with safe permissions.
@@ -52,13 +92,22 @@ sample() {
 
 # sbx ARGS: the explicit form; "$BIN/NAME" ARGS: the symlink form.
 sbx() {
-	"$SBEXEC" "$@"
+	if [ "${SBEXEC_BACKEND:-}" = landlock ]; then
+		"$IN_CONTAINER" "$SBEXEC" "$@"
+	else
+		"$SBEXEC" "$@"
+	fi
+}
+
+# landlock: true when the suite runs under the Landlock backend.
+landlock() {
+	[ "${SBEXEC_BACKEND:-}" = landlock ]
 }
 
 # sh_in_sandbox SCRIPT: run a shell script inside the sandbox (the test
 # policy lists /bin/sh as command "sh"; only tests use that).
 sh_in_sandbox() {
-	"$SBEXEC" sh -c "$1"
+	sbx sh -c "$1"
 }
 
 # last_audit TYPE: the last audit record of that type, checked as JSON.

@@ -15,15 +15,11 @@ setup_file() {
 	build_probes
 	gcc -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/in_container" \
 		"$BATS_TEST_DIRNAME/in_container.c" -lseccomp
-	local abi
-	abi=$(python3 -c 'import ctypes
-print(ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))')
-	export LANDLOCK_ABI=$abi
 }
 
 setup() {
-	[ "$LANDLOCK_ABI" -ge 3 ] ||
-		skip "the kernel's Landlock ABI is $LANDLOCK_ABI (needs 3)"
+	[ "$(landlock_abi)" -ge 3 ] ||
+		skip "the kernel's Landlock ABI is $(landlock_abi) (needs 3)"
 	common_setup
 	sample
 	IN="$BATS_FILE_TMPDIR/in_container"
@@ -264,4 +260,24 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	run -7 csbx sh -c 'exit 7'
 	run csbx sh -c 'kill -TERM $$'
 	assert_equal "$status" 143
+}
+
+# The ruleset's descriptor must not sit where the child puts its status
+# and seccomp descriptors: with the audit on stderr it would be 3.
+@test "landlock with the audit record on stderr runs the command" {
+	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\"},
+	  \"sandbox\": \"landlock\", \"audit\": \"stderr\"}"
+	run cffprobe -v error -show_entries format=nb_streams -of csv=p=0 sample.mp4
+	assert_success
+	assert_line 2
+	assert_line --partial '"backend":"landlock"'
+}
+
+# allowRead inside a writable tree means read-only there under bwrap;
+# Landlock cannot subtract write rights from the tree: refused.
+@test "landlock: allowRead inside allowWrite is refused (125), not left writable" {
+	mkdir out/ro
+	ll_policy "" "\"allowWrite\": [\"$W/out\"], \"allowRead\": [\"$W/out/ro\"]"
+	run -125 cffprobe sample.mp4
+	assert_output --partial "cannot keep $W/out/ro (filesystem.allowRead"
 }
