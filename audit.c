@@ -182,6 +182,7 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	json_str(&j, "policySha256", pol->sha256);
 	json_str(&j, "backend", r->backend);
 	json_strv(&j, "masked", r->masked ? r->masked : none);
+	json_strv(&j, "overrides", r->overrides ? r->overrides : none);
 	loud(&j, pol, cmd, r->fallback);
 	return emit(&j);
 }

@@ -22,6 +22,7 @@ struct audit_run {
 	char *const *masked;	/* protected names found as links, or NULL */
 	const char *backend;	/* "bwrap", "landlock" or "none" (bypass) */
 	const char *fallback;	/* why "auto" fell back to Landlock, or NULL */
+	char *const *overrides;	/* the key paths the command's policy sets */
 };
 
 int audit_start(const struct policy *pol, const struct command *cmd,

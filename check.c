@@ -83,16 +83,12 @@ static void print_warning(const char *line, void *count)
 	++*(int *)count;
 }
 
-int check_print(const struct policy *pol)
+/* What the command may touch and use: the top level's, or a command's
+ * own (DESIGN 10). */
+static void print_body(const struct policy *pol)
 {
 	const struct limits *l = &pol->limits;
-	int warnings = 0;
 
-	printf("policy %s (sha256 %s)\ncommands (anything else is denied):\n",
-	    pol->file, pol->sha256);
-	for (size_t i = 0; i < pol->ncmds; i++)
-		printf("  %-10s %s%s\n", pol->cmds[i].name, pol->cmds[i].path,
-		    pol->cmds[i].bypass ? "  BYPASS: no sandbox" : "");
 	printf("filesystem (everything else read-only):\n");
 	print_rules(pol, FS_DENY_READ, "hidden");
 	print_rules(pol, FS_ALLOW_READ, "readable");
@@ -123,9 +119,53 @@ int check_print(const struct policy *pol)
 	print_limit("fileSizeBytes", l->file_size_bytes);
 	print_limit("openFiles", l->open_files);
 	print_limit("processes", l->processes);
+}
+
+struct prefixed {
+	const char *name;
+	int count;
+};
+
+static void print_command_warning(const char *line, void *arg)
+{
+	struct prefixed *p = arg;
+
+	printf("warning: %s: %s\n", p->name, line);
+	p->count++;
+}
+
+/* Each command with a policy of its own, in full, with its warnings. */
+static int print_own(const struct command *cmd)
+{
+	struct prefixed p = { cmd->name, 0 };
+	const struct strv *o = &cmd->own->overrides;
+
+	printf("\ncommand %s, its own policy (sets", cmd->name);
+	for (size_t i = 0; i < o->n; i++)
+		printf("%s %s", i ? "," : "", o->v[i]);
+	printf("%s):\n", o->n ? "" : " nothing");
+	print_body(cmd->own);
+	policy_warnings(cmd->own, print_command_warning, &p);
+	return p.count;
+}
+
+int check_print(const struct policy *pol)
+{
+	int warnings = 0;
+
+	printf("policy %s (sha256 %s)\ncommands (anything else is denied):\n",
+	    pol->file, pol->sha256);
+	for (size_t i = 0; i < pol->ncmds; i++)
+		printf("  %-10s %s%s%s\n", pol->cmds[i].name, pol->cmds[i].path,
+		    pol->cmds[i].bypass ? "  BYPASS: no sandbox" : "",
+		    pol->cmds[i].own ? "  (its own policy, below)" : "");
+	print_body(pol);
 	printf("audit: %s\n", pol->audit == AUDIT_FILE ? pol->audit_path :
 	    pol->audit == AUDIT_SYSLOG ? "syslog" : "stderr");
 	policy_warnings(pol, print_warning, &warnings);
+	for (size_t i = 0; i < pol->ncmds; i++)
+		if (pol->cmds[i].own != NULL)
+			warnings += print_own(&pol->cmds[i]);
 	printf("%s: %d warning%s\n", pol->file, warnings,
 	    warnings == 1 ? "" : "s");
 	return 0;

@@ -91,6 +91,8 @@ static const char *type_name(int type)
 
 static int has_type(const cJSON *v, int type)
 {
+	if (type < 0)
+		return 1;		/* any: the handler decides */
 	if (type == cJSON_True)
 		return cJSON_IsBool(v);
 	if (type == 0)
@@ -231,9 +233,33 @@ static int absolute(struct ctx *c, const char *s)
 	return 0;
 }
 
+/* A command is its path, or {"path": ..., overrides} (DESIGN 10; the
+ * overrides are read once the top level is known). */
+static int command_path(struct ctx *c, const cJSON *e, const char **path)
+{
+	const cJSON *p = e;
+	size_t len;
+	int rc;
+
+	if (cJSON_IsObject(e)) {
+		p = cJSON_GetObjectItemCaseSensitive(e, "path");
+		len = enter(c, "path", 0);
+		rc = p == NULL ? bad(c, "required") : 0;
+		if (rc < 0 || check_type(c, p, cJSON_String) < 0)
+			return -1;
+		leave(c, len);
+	} else if (!cJSON_IsString(e)) {
+		return bad(c, "must be a string (the path) or an object with "
+		    "\"path\"");
+	}
+	*path = p->valuestring;
+	return absolute(c, *path);
+}
+
 static int key_commands(struct ctx *c, const cJSON *v)
 {
 	struct policy *pol = c->pol;
+	const char *path = NULL;
 	const cJSON *e;
 	size_t len;
 
@@ -248,12 +274,10 @@ static int key_commands(struct ctx *c, const cJSON *v)
 		if (!command_name_ok(e->string))
 			return bad(c, "a command name matches "
 			    "[A-Za-z0-9._+-]+ and is not \"sbexec\"");
-		if (check_type(c, e, cJSON_String) < 0 ||
-		    absolute(c, e->valuestring) < 0)
+		if (command_path(c, e, &path) < 0)
 			return -1;
-		pol->cmds[pol->ncmds].name = xstrdup(e->string);
-		pol->cmds[pol->ncmds].path = xstrdup(e->valuestring);
-		pol->cmds[pol->ncmds++].bypass = 0;
+		pol->cmds[pol->ncmds++] = (struct command){
+			xstrdup(e->string), xstrdup(path), 0, NULL };
 		leave(c, len);
 	}
 	return 0;
@@ -524,6 +548,142 @@ static const struct key top_keys[] = {
 	{ "audit", cJSON_String, key_audit, 0, 0, 0 },
 };
 
+/* ---- DESIGN 10: per-command policies */
+
+static int not_overridable(struct ctx *c, const cJSON *v)
+{
+	(void)v;
+	return bad(c, "cannot be set for one command (only envAllowList, "
+	    "inheritHostEnv, filesystem, network, allowUnixSockets, limits, "
+	    "sandbox, enableWeakerNestedSandbox)");
+}
+
+static int key_path(struct ctx *c, const cJSON *v)
+{
+	(void)c;
+	(void)v;
+	return 0;		/* read by command_path */
+}
+
+/* Each filesystem array given replaces the inherited one of its kind. */
+static int key_fs_override(struct ctx *c, const cJSON *v)
+{
+	static const char *const kinds[] = {
+		[FS_ALLOW_READ] = "allowRead", [FS_ALLOW_WRITE] = "allowWrite",
+		[FS_DENY_WRITE] = "denyWrite", [FS_DENY_READ] = "denyRead",
+	};
+	struct policy *pol = c->pol;
+	size_t i, n = 0;
+
+	for (i = 0; i < pol->nrules; i++) {
+		struct fs_rule *r = &pol->rules[i];
+
+		if (cJSON_GetObjectItemCaseSensitive(v, kinds[r->kind])) {
+			free(r->path);
+			free(r->expanded);
+			free(r->resolved);
+		} else {
+			pol->rules[n++] = *r;
+		}
+	}
+	pol->nrules = n;
+	return key_filesystem(c, v);
+}
+
+static const struct key command_keys[] = {
+	{ "path", cJSON_String, key_path, 0, 0, 0 },
+	{ "envAllowList", cJSON_Array, key_env_allow, 0, 0, 0 },
+	{ "inheritHostEnv", cJSON_True, NULL, FIELD(inherit_host_env), 0, 0 },
+	{ "enableWeakerNestedSandbox", cJSON_True, NULL,
+	    FIELD(weaker_nested), 0, 0 },
+	{ "filesystem", cJSON_Object, key_fs_override, 0, 0, 0 },
+	{ "network", cJSON_String, key_network, 0, 0, 0 },
+	{ "allowUnixSockets", cJSON_True, NULL,
+	    FIELD(allow_unix_sockets), 0, 0 },
+	{ "limits", cJSON_Object, key_limits, 0, 0, 0 },
+	{ "sandbox", cJSON_String, key_sandbox, 0, 0, 0 },
+	{ "commands", -1, not_overridable, 0, 0, 0 },
+	{ "bypass", -1, not_overridable, 0, 0, 0 },
+	{ "binShell", -1, not_overridable, 0, 0, 0 },
+	{ "bwrap", -1, not_overridable, 0, 0, 0 },
+	{ "audit", -1, not_overridable, 0, 0, 0 },
+};
+
+/* A deep copy of what a command inherits; no commands of its own. */
+static struct policy *inherit(const struct policy *top)
+{
+	struct policy *p = xmalloc(sizeof(*p));
+
+	*p = *top;
+	p->cmds = NULL;
+	p->ncmds = 0;
+	p->overrides = (struct strv){ 0 };
+	p->file = xstrdup(top->file);
+	p->bin_shell = xstrdup(top->bin_shell);
+	p->bwrap = xstrdup(top->bwrap);
+	p->audit_path = top->audit_path ? xstrdup(top->audit_path) : NULL;
+	p->env_allow = xreallocarray(NULL, top->nenv_allow + 1,
+	    sizeof(*p->env_allow));
+	for (size_t i = 0; i <= top->nenv_allow; i++)
+		p->env_allow[i] = top->env_allow[i] ?
+		    xstrdup(top->env_allow[i]) : NULL;
+	p->rules = xreallocarray(NULL, top->nrules + 1, sizeof(*p->rules));
+	for (size_t i = 0; i < top->nrules; i++)
+		p->rules[i] = (struct fs_rule){ xstrdup(top->rules[i].path),
+		    xstrdup(top->rules[i].expanded), top->rules[i].resolved ?
+		    xstrdup(top->rules[i].resolved) : NULL, top->rules[i].kind };
+	return p;
+}
+
+/* The key paths an object of overrides sets, for the audit record. */
+static void list_overrides(const cJSON *obj, struct strv *out)
+{
+	const cJSON *v, *sub;
+	char *path;
+
+	for (v = obj->child; v != NULL; v = v->next) {
+		if (strcmp(v->string, "path") == 0)
+			continue;
+		if (!cJSON_IsObject(v) || v->child == NULL)
+			strv_push(out, v->string);
+		for (sub = cJSON_IsObject(v) ? v->child : NULL; sub != NULL;
+		    sub = sub->next) {
+			path = xasprintf("%s.%s", v->string, sub->string);
+			strv_push(out, path);
+			free(path);
+		}
+	}
+}
+
+/* After the top level: each command given as an object gets its own
+ * policy, the top level's with its overrides applied. */
+static int command_overrides(struct ctx *top, const cJSON *commands)
+{
+	struct policy *pol = top->pol;
+	struct ctx c = { .file = top->file };
+	const cJSON *obj;
+
+	for (size_t i = 0; i < pol->ncmds; i++) {
+		obj = cJSON_GetObjectItemCaseSensitive(commands,
+		    pol->cmds[i].name);
+		if (!cJSON_IsObject(obj))
+			continue;
+		c.pol = pol->cmds[i].own = inherit(pol);
+		snprintf(c.key, sizeof(c.key), "commands.%s", pol->cmds[i].name);
+		if (check_object(&c, obj, command_keys,
+		    sizeof(command_keys) / sizeof(*command_keys)) < 0)
+			return -1;
+		list_overrides(obj, &c.pol->overrides);
+	}
+	return 0;
+}
+
+const struct policy *policy_of(const struct policy *pol,
+    const struct command *cmd)
+{
+	return cmd != NULL && cmd->own != NULL ? cmd->own : pol;
+}
+
 static void set_defaults(struct policy *pol)
 {
 	memset(pol, 0, sizeof(*pol));
@@ -597,6 +757,9 @@ int policy_parse(const char *name, const char *buf, size_t len,
 		enter(&c, "commands", 0);
 		rc = bad(&c, "required");
 	}
+	if (rc == 0)
+		rc = command_overrides(&c, cJSON_GetObjectItemCaseSensitive(root,
+		    "commands"));
 	cJSON_Delete(root);
 	return rc;
 }
@@ -672,7 +835,12 @@ void policy_free(struct policy *pol)
 	for (size_t i = 0; i < pol->ncmds; i++) {
 		free(pol->cmds[i].name);
 		free(pol->cmds[i].path);
+		if (pol->cmds[i].own != NULL) {
+			policy_free(pol->cmds[i].own);
+			free(pol->cmds[i].own);
+		}
 	}
+	strv_free(&pol->overrides);
 	for (size_t i = 0; i < pol->nrules; i++) {
 		free(pol->rules[i].path);
 		free(pol->rules[i].expanded);

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "util.h"
+
 /* What a filesystem rule does to its path; the order is the tie-break:
  * at an equal path the larger value wins (deny wins). */
 enum fs_kind {
@@ -20,10 +22,13 @@ struct fs_rule {
 	enum fs_kind kind;
 };
 
+struct policy;
+
 struct command {
 	char *name;
 	char *path;
 	int bypass;
+	struct policy *own;	/* DESIGN 10: its effective policy, or NULL */
 };
 
 enum audit_sink { AUDIT_STDERR, AUDIT_FILE, AUDIT_SYSLOG };
@@ -54,7 +59,12 @@ struct policy {
 	struct limits limits;
 	enum audit_sink audit;
 	char *audit_path;
+	struct strv overrides;		/* a command's: the key paths it sets */
 };
+
+/* The policy a command runs under: its own (DESIGN 10), else POL. */
+const struct policy *policy_of(const struct policy *pol,
+    const struct command *cmd);
 
 /* Read, check and parse FILE (DESIGN sections 1, 2 and 4). On any error,
  * print one line naming the key path and return -1. */

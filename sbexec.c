@@ -113,6 +113,7 @@ int main(int argc, char **argv)
 	static struct strv run_argv;
 	static char **envp, *refused, *fallback;
 	static struct sandbox_run run;
+	const struct policy *eff;	/* the command's own, or pol */
 	const char *backend;
 	struct options o;
 	const struct command *cmd;
@@ -149,20 +150,21 @@ int main(int argc, char **argv)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
+	eff = policy_of(&pol, cmd);
 	io.cwd = working_dir();
 	io.status_fd = STATUS_FD;
 	io.seccomp_fd = SECCOMP_FD;
 	if (d == DECIDE_BYPASS) {
 		strv_push(&run_argv, cmd->path);
 		strv_pushn(&run_argv, (const char *const *)o.args, o.nargs);
-	} else if ((status = sandbox_build(&pol, cmd, o.args, &io, &run_argv,
+	} else if ((status = sandbox_build(eff, cmd, o.args, &io, &run_argv,
 	    &refused)) != 0) {
 		warnx("%s", refused);
 		if (o.mode == MODE_RUN && audit_error(cmd->name, refused) < 0)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
-	envp = env_build(environ, pol.env_allow, pol.inherit_host_env);
+	envp = env_build(environ, eff->env_allow, eff->inherit_host_env);
 	if (envp == NULL)
 		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
 		    "sbexec's bound; name fewer variables", cmd->name);
@@ -180,8 +182,8 @@ int main(int argc, char **argv)
 		print_argv("argv", run_argv.v);
 		exit(0);
 	}
-	if (audit_start(&pol, cmd, o.cmd_argv, &(struct audit_run){ io.cwd,
-	    io.masked.v, backend, fallback }) < 0)
+	if (audit_start(eff, cmd, o.cmd_argv, &(struct audit_run){ io.cwd,
+	    io.masked.v, backend, fallback, eff->overrides.v }) < 0)
 		exit(EXIT_SBEXEC);
 	if (d == DECIDE_SANDBOX && io.backend == BACKEND_LANDLOCK) {
 		run.landlock = &io.landlock;
@@ -189,8 +191,8 @@ int main(int argc, char **argv)
 	} else if (d == DECIDE_SANDBOX) {
 		run.keep = &io.keep;
 		run.expect = &io.expect;
-		sandbox_seccomp(&pol, &run.feed);
+		sandbox_seccomp(eff, &run.feed);
 	}
-	exit_like(supervise(&pol, cmd, run_argv.v, envp,
+	exit_like(supervise(eff, cmd, run_argv.v, envp,
 	    d == DECIDE_SANDBOX ? &run : NULL));
 }

@@ -54,7 +54,8 @@ container_bin() {
 			"$TOP/test/in_container.c" -lseccomp
 	mkdir -p "$T/links"
 	for name in ffprobe ffmpeg; do
-		ln -s "$SBEXEC" "$T/links/$name"
+		ln -sfn "$SBEXEC" "$T/links/$name"
+		rm -f "$BIN/$name"
 		printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$IN_CONTAINER" \
 			"$T/links/$name" >"$BIN/$name"
 		chmod +x "$BIN/$name"
