@@ -258,6 +258,13 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
 @test "landlock: the command's exit status and signal come through unchanged" {
 	run -7 csbx sh -c 'exit 7'
+	if [ "$(landlock_abi)" -lt 6 ]; then
+		# Below ABI 6 no signal can be scoped: the filter refuses all,
+		# the command's own included (a documented difference).
+		run csbx sh -c 'kill -TERM $$'
+		assert_output --partial "not permitted"
+		return
+	fi
 	run csbx sh -c 'kill -TERM $$'
 	assert_equal "$status" 143
 }
