@@ -19,10 +19,6 @@
 #include "tree.h"
 #include "util.h"
 
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
-
 /* The command's process: its own session (no terminal to inject into),
  * dies with the guard, then the sandbox, then exec. A failure is told
  * to the guard through ERR, and said on stderr. */

@@ -333,12 +333,3 @@ int landlock_enter(const struct landlock *l, const char **what)
 	*what = "seccomp";
 	return prctl(PR_SET_SECCOMP_, SECCOMP_MODE_FILTER_, &prog, 0, 0);
 }
-
-void landlock_free(struct landlock *l)
-{
-	if (l->ruleset >= 0)
-		close(l->ruleset);
-	free(l->why);
-	strv_free(&l->masked);
-	*l = (struct landlock){ .ruleset = -1 };
-}

@@ -31,6 +31,4 @@ int landlock_plan(const struct policy *pol, const char *cwd,
  * errno set and *WHAT naming the step that failed. */
 int landlock_enter(const struct landlock *l, const char **what);
 
-void landlock_free(struct landlock *l);
-
 #endif

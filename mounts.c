@@ -313,14 +313,6 @@ void mounts_free(struct plan *p)
 	strv_free(&p->masked);
 }
 
-void fdv_close(struct fdv *f)
-{
-	for (size_t i = 0; i < f->n; i++)
-		close(f->v[i]);
-	free(f->v);
-	*f = (struct fdv){ 0 };
-}
-
 
 /* A mount point cannot be renamed or removed. Without this, the parent
  * of a hidden file inside a writable path could be renamed in one run,

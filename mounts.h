@@ -50,6 +50,5 @@ int mounts_plan(const struct policy *pol, const char *cwd, struct plan *p);
 void mounts_emit(struct plan *p, struct strv *out, struct fdv *keep,
     struct expect *e);
 void mounts_free(struct plan *p);
-void fdv_close(struct fdv *f);
 
 #endif

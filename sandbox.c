@@ -66,7 +66,7 @@ static void weaker_proc(struct strv *out, struct expect *e)
 		expect_mount(e, "/proc", EXPECT_BIND, st.st_dev, st.st_ino);
 }
 
-int sandbox_argv(const struct policy *pol, const struct command *cmd,
+static int sandbox_argv(const struct policy *pol, const struct command *cmd,
     char *const *args, struct sandbox_io *io, struct strv *out,
     char **why)
 {

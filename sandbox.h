@@ -30,18 +30,12 @@ struct seccomp_feed {
 	size_t len;
 };
 
-/* Append to OUT the whole argv: bwrap, its options, binShell and the
- * command string for CMD with ARGS (argv of the command without its
- * name). Returns 0, or the exit status of mounts_plan's refusal with its
- * reason, allocated, in *WHY. */
-int sandbox_argv(const struct policy *pol, const struct command *cmd,
-    char *const *args, struct sandbox_io *io, struct strv *out,
-    char **why);
-
-/* The argv and sandbox of the policy's backend for CMD with ARGS: bwrap
- * (sandbox_argv), Landlock (binShell -c "exec ..." and the ruleset in
+/* The argv and sandbox of the policy's backend for CMD with ARGS (argv
+ * of the command without its name): bwrap, its options, binShell and the
+ * command string, Landlock (binShell -c "exec ..." and the ruleset in
  * io->landlock), or for "auto" bwrap where it can set up, else Landlock
- * with the reason in io->fallback. Returns as sandbox_argv does. */
+ * with the reason in io->fallback. Returns 0, or the exit status of the
+ * plan's refusal with its reason, allocated, in *WHY. */
 int sandbox_build(const struct policy *pol, const struct command *cmd,
     char *const *args, struct sandbox_io *io, struct strv *out,
     char **why);

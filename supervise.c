@@ -31,9 +31,6 @@
 #include "util.h"
 
 #define STATUS_MAX 4096		/* bwrap's status records are short */
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)	/* linux/close_range.h, 5.11 */
-#endif
 
 static sigset_t orig_mask;
 static struct sigaction orig_pipe;

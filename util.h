@@ -37,4 +37,10 @@ void strv_free(struct strv *sv);
 
 const char *base_name(const char *path);
 
+/* close_range(2)'s flag (linux/close_range.h, Linux 5.11), which musl's
+ * headers do not carry. */
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
 #endif
