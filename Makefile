@@ -16,9 +16,11 @@ CFLAGS += -Werror
 endif
 LDFLAGS += -static
 
-SRCS = sbexec.c options.c policy.c path.c trust.c decide.c env.c quote.c \
+SRCS = sbexec.c options.c policy.c netpolicy.c path.c trust.c decide.c \
+	env.c quote.c \
 	sandbox.c mounts.c verify.c landlock.c guard.c audit.c json.c \
-	sha256.c supervise.c tree.c pump.c check.c util.c
+	sha256.c supervise.c tree.c pump.c check.c util.c netns.c proxy.c \
+	proxyreq.c resolve.c
 OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec
@@ -55,7 +57,7 @@ UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/quote_roundtrip
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-POLICY_SRCS = policy.c path.c trust.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
+POLICY_SRCS = policy.c netpolicy.c path.c trust.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz
 FUZZ_TIME ?= 60
 

@@ -207,6 +207,27 @@ int audit_error(const char *name, const char *reason)
 	return verdict("error", name, reason);
 }
 
+int audit_net(const struct audit_net *n)
+{
+	struct json j;
+
+	head(&j, "net");
+	json_str(&j, "method", n->method);
+	json_str(&j, "host", n->host);
+	if (n->port > 0)
+		json_int(&j, "port", n->port);
+	else
+		json_null(&j, "port");
+	json_str(&j, "target", n->target);
+	json_str(&j, "address", n->address);
+	json_bool(&j, "allowed", n->reason == NULL);
+	json_str(&j, "reason", n->reason);
+	json_str(&j, "error", n->error);
+	json_int(&j, "bytesUp", n->bytes_up);
+	json_int(&j, "bytesDown", n->bytes_down);
+	return emit(&j);
+}
+
 int audit_finish(const struct audit_end *e)
 {
 	struct json j;

@@ -31,4 +31,14 @@ int audit_deny(const char *name, const char *reason);
 int audit_error(const char *name, const char *reason);
 int audit_finish(const struct audit_end *end);
 
+/* DESIGN 11: one connection to the proxy. REASON is NULL when it was
+ * allowed; ERROR says why an allowed one failed (resolve, connect). */
+struct audit_net {
+	const char *method, *host, *target, *address, *reason, *error;
+	int port;
+	long long bytes_up, bytes_down;
+};
+
+int audit_net(const struct audit_net *n);
+
 #endif

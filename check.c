@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "netpolicy.h"
 #include "landlock.h"
 #include "util.h"
 
@@ -53,6 +54,41 @@ static void print_families(const struct policy *pol)
 	printf("socket families under landlock: %s%s%s; no other\n",
 	    inet ? inet : "", inet && unix_ ? ", " : "",
 	    unix_ ? unix_ : inet ? "" : "none");
+}
+
+static void print_hosts(const char *label, const struct host_rule *r,
+    size_t n)
+{
+	char *s;
+
+	for (size_t i = 0; i < n; i++) {
+		s = host_rule_str(&r[i]);
+		printf("  %-10s %s\n", label, s);
+		free(s);
+	}
+}
+
+/* DESIGN 11: "none", "host", or the allow-list behind the proxy. */
+static void print_network(const struct policy *pol)
+{
+	const struct netpolicy *np = pol->net;
+	char *s;
+
+	if (np == NULL) {
+		printf("network: %s\n", pol->network_host ? "host" :
+		    "none (loopback only)");
+		return;
+	}
+	printf("network: http(s) through sbexec's proxy to these hosts only "
+	    "(port 443 for https, 80 for http unless given; bwrap only):\n");
+	print_hosts("allow", np->allow, np->nallow);
+	print_hosts("deny", np->deny, np->ndeny);
+	for (size_t i = 0; i < np->naddrs; i++) {
+		s = cidr_str(&np->addrs[i]);
+		printf("  %-10s %s (otherwise refused as a private address)\n",
+		    "address", s);
+		free(s);
+	}
 }
 
 /* DESIGN 9: the backend, and whether this kernel can run Landlock. */
@@ -101,8 +137,7 @@ static void print_body(const struct policy *pol)
 		printf("  /tmp       the host's, read-only unless allowWrite "
 		    "says otherwise\n");
 	print_backend(pol);
-	printf("network: %s\n", pol->network_host ? "host" :
-	    "none (loopback only)");
+	print_network(pol);
 	print_families(pol);
 	printf("environment: ");
 	if (pol->inherit_host_env)

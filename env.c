@@ -4,6 +4,7 @@
  * result is passed to execve; sbexec never edits its own environ. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "env.h"
 #include "util.h"
@@ -71,4 +72,38 @@ char **env_build(char *const *host, char *const *allow, int inherit)
 		return NULL;
 	}
 	return sv.v;
+}
+
+/* Any spelling of a proxy variable: only the proxy sbexec names may be
+ * seen, and no_proxy must not send a host around it. */
+static int proxy_name(const char *entry)
+{
+	static const char *const names[] = { "http_proxy", "https_proxy",
+	    "all_proxy", "no_proxy", "ftp_proxy" };
+	size_t n = strcspn(entry, "=");
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (strlen(names[i]) == n && strncasecmp(entry, names[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+char **env_proxy(char **envp, const char *url)
+{
+	size_t n = 0, k = 0;
+	char **out;
+
+	while (envp[n] != NULL)
+		n++;
+	out = xreallocarray(NULL, n + 2, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		if (proxy_name(envp[i]))
+			free(envp[i]);
+		else
+			out[k++] = envp[i];
+	}
+	out[k++] = xasprintf("http_proxy=%s", url);
+	out[k] = NULL;
+	free(envp);
+	return out;
 }

@@ -12,4 +12,8 @@ int env_name_valid(const char *name);
  * Returns NULL when the result would pass the bounds of env.c. */
 char **env_build(char *const *host, char *const *allow, int inherit);
 
+/* DESIGN 11: ENVP (from env_build, consumed) without any *_proxy or
+ * no_proxy variable, in any case, and with http_proxy=URL. */
+char **env_proxy(char **envp, const char *url);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include "cJSON.h"
 #include "env.h"
+#include "netpolicy.h"
 #include "path.h"
 #include "policy.h"
 #include "sha256.h"
@@ -459,15 +460,92 @@ static int key_filesystem(struct ctx *c, const cJSON *v)
 	return check_object(c, v, keys, sizeof(keys) / sizeof(*keys));
 }
 
+/* ---- DESIGN 11: "none", "host", or an allow-list object */
+
+static int grow_rule(struct ctx *c, const char *s, struct host_rule **v,
+    size_t *n)
+{
+	struct host_rule r;
+	const char *why;
+
+	if (host_rule_parse(s, &r, &why) < 0)
+		return bad(c, "\"%s\": %s", s, why);
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = r;
+	return 0;
+}
+
+static int net_allow(struct ctx *c, const char *s)
+{
+	return grow_rule(c, s, &c->pol->net->allow, &c->pol->net->nallow);
+}
+
+static int net_deny(struct ctx *c, const char *s)
+{
+	return grow_rule(c, s, &c->pol->net->deny, &c->pol->net->ndeny);
+}
+
+static int net_address(struct ctx *c, const char *s)
+{
+	struct netpolicy *np = c->pol->net;
+	struct cidr r;
+	const char *why;
+
+	if (cidr_parse(s, &r, &why) < 0)
+		return bad(c, "\"%s\": %s", s, why);
+	np->addrs = xreallocarray(np->addrs, np->naddrs + 1, sizeof(r));
+	np->addrs[np->naddrs++] = r;
+	return 0;
+}
+
+static int key_net_allow(struct ctx *c, const cJSON *v)
+{
+	return each_string(c, v, net_allow);
+}
+
+static int key_net_deny(struct ctx *c, const cJSON *v)
+{
+	return each_string(c, v, net_deny);
+}
+
+static int key_net_addresses(struct ctx *c, const cJSON *v)
+{
+	return each_string(c, v, net_address);
+}
+
+static int net_object(struct ctx *c, const cJSON *v)
+{
+	static const struct key keys[] = {
+		{ "allow", cJSON_Array, key_net_allow, 0, 0, 0 },
+		{ "deny", cJSON_Array, key_net_deny, 0, 0, 0 },
+		{ "allowAddresses", cJSON_Array, key_net_addresses, 0, 0, 0 },
+	};
+
+	c->pol->net = xmalloc(sizeof(*c->pol->net));
+	*c->pol->net = (struct netpolicy){ 0 };
+	if (check_object(c, v, keys, sizeof(keys) / sizeof(*keys)) < 0)
+		return -1;
+	if (c->pol->net->nallow == 0)
+		return bad(c, "allow: required, with at least one host "
+		    "(\"none\" is the policy that reaches no host)");
+	return 0;
+}
+
 static int key_network(struct ctx *c, const cJSON *v)
 {
-	if (strcmp(v->valuestring, "none") == 0)
-		c->pol->network_host = 0;
-	else if (strcmp(v->valuestring, "host") == 0)
+	netpolicy_free(c->pol->net);
+	c->pol->net = NULL;
+	c->pol->network_host = 0;
+	if (cJSON_IsObject(v))
+		return net_object(c, v);
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "none") == 0)
+		return 0;
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "host") == 0) {
 		c->pol->network_host = 1;
-	else
-		return bad(c, "must be \"none\" or \"host\"");
-	return 0;
+		return 0;
+	}
+	return bad(c, "must be \"none\", \"host\" or an object "
+	    "{\"allow\": [...], \"deny\": [...], \"allowAddresses\": [...]}");
 }
 
 static int key_sandbox(struct ctx *c, const cJSON *v)
@@ -540,7 +618,7 @@ static const struct key top_keys[] = {
 	{ "enableWeakerNestedSandbox", cJSON_True, NULL,
 	    FIELD(weaker_nested), 0, 0 },
 	{ "filesystem", cJSON_Object, key_filesystem, 0, 0, 0 },
-	{ "network", cJSON_String, key_network, 0, 0, 0 },
+	{ "network", -1, key_network, 0, 0, 0 },
 	{ "allowUnixSockets", cJSON_True, NULL,
 	    FIELD(allow_unix_sockets), 0, 0 },
 	{ "sandbox", cJSON_String, key_sandbox, 0, 0, 0 },
@@ -597,7 +675,7 @@ static const struct key command_keys[] = {
 	{ "enableWeakerNestedSandbox", cJSON_True, NULL,
 	    FIELD(weaker_nested), 0, 0 },
 	{ "filesystem", cJSON_Object, key_fs_override, 0, 0, 0 },
-	{ "network", cJSON_String, key_network, 0, 0, 0 },
+	{ "network", -1, key_network, 0, 0, 0 },
 	{ "allowUnixSockets", cJSON_True, NULL,
 	    FIELD(allow_unix_sockets), 0, 0 },
 	{ "limits", cJSON_Object, key_limits, 0, 0, 0 },
@@ -622,6 +700,7 @@ static struct policy *inherit(const struct policy *top)
 	p->bin_shell = xstrdup(top->bin_shell);
 	p->bwrap = xstrdup(top->bwrap);
 	p->audit_path = top->audit_path ? xstrdup(top->audit_path) : NULL;
+	p->net = netpolicy_copy(top->net);
 	p->env_allow = xreallocarray(NULL, top->nenv_allow + 1,
 	    sizeof(*p->env_allow));
 	for (size_t i = 0; i <= top->nenv_allow; i++)
@@ -855,5 +934,6 @@ void policy_free(struct policy *pol)
 	free(pol->bin_shell);
 	free(pol->bwrap);
 	free(pol->audit_path);
+	netpolicy_free(pol->net);
 	memset(pol, 0, sizeof(*pol));
 }

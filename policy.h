@@ -23,6 +23,7 @@ struct fs_rule {
 };
 
 struct policy;
+struct netpolicy;
 
 struct command {
 	char *name;
@@ -53,6 +54,7 @@ struct policy {
 	size_t nenv_allow;
 	int inherit_host_env, weaker_nested, private_tmp;
 	int network_host, allow_unix_sockets;
+	struct netpolicy *net;		/* DESIGN 11: an allow-list, or NULL */
 	enum backend backend;
 	struct fs_rule *rules;
 	size_t nrules;

@@ -22,6 +22,7 @@ struct sandbox_run {
 	const struct fdv *keep;
 	const struct expect *expect;
 	const struct landlock *landlock;	/* NULL under bwrap */
+	const struct netpolicy *net;	/* DESIGN 11: the proxy's, or NULL */
 };
 
 /* Fork, exec ARGV with ENVP under the policy's limits, copy its output,

@@ -152,10 +152,18 @@ static int landlock_argv(const struct policy *pol,
     const struct command *cmd, char *const *args, struct sandbox_io *io,
     struct strv *out, char **why)
 {
-	int status = landlock_plan(pol, io->cwd, &io->landlock);
+	int status;
 
 	io->backend = BACKEND_LANDLOCK;
-	if (status != 0) {
+	if (pol->net != NULL) {
+		*why = xasprintf("network: an allow-list needs the bwrap "
+		    "backend, whose network namespace holds only the proxy; "
+		    "Landlock cannot confine the command to it%s%s%s",
+		    io->fallback ? " (" : "", io->fallback ? io->fallback : "",
+		    io->fallback ? ")" : "");
+		return EXIT_SBEXEC;
+	}
+	if ((status = landlock_plan(pol, io->cwd, &io->landlock)) != 0) {
 		*why = xstrdup(io->landlock.why);
 		return status;
 	}

@@ -18,6 +18,7 @@
 #include "audit.h"
 #include "check.h"
 #include "env.h"
+#include "netns.h"
 #include "options.h"
 #include "policy.h"
 #include "quote.h"
@@ -168,6 +169,8 @@ int main(int argc, char **argv)
 	if (envp == NULL)
 		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
 		    "sbexec's bound; name fewer variables", cmd->name);
+	if (d == DECIDE_SANDBOX && eff->net != NULL)
+		envp = env_proxy(envp, "http://127.0.0.1:" PROXY_PORT_STR);
 	if (d == DECIDE_SANDBOX)
 		fallback = io.fallback ? xasprintf("sandbox: auto fell back to "
 		    "Landlock: %s", io.fallback) : NULL;
@@ -190,6 +193,7 @@ int main(int argc, char **argv)
 		run.feed = (struct seccomp_feed){ -1, -1, NULL, 0 };
 	} else if (d == DECIDE_SANDBOX) {
 		run.keep = &io.keep;
+		run.net = eff->net;
 		run.expect = &io.expect;
 		sandbox_seccomp(eff, &run.feed);
 	}

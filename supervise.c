@@ -25,6 +25,8 @@
 
 #include "audit.h"
 #include "guard.h"
+#include "netns.h"
+#include "proxy.h"
 #include "pump.h"
 #include "run.h"
 #include "tree.h"
@@ -44,6 +46,7 @@ struct sup {
 	pid_t child, init_pid;	/* bwrap; the sandbox's PID 1 */
 	int sandboxed, sigfd, status_fd, exit_code, reaped, wstatus;
 	int timed_out;
+	int audit_lost;		/* a net record could not be written */
 	int pending;		/* a signal for a command not yet known */
 	const char *limit;	/* the stream past its cap, or NULL */
 	long long start, deadline, kill_at;
@@ -52,15 +55,8 @@ struct sup {
 	struct rusage ru;
 	struct usage killed;	/* read just before the tree was killed */
 	struct stream out, err;
+	struct proxy *proxy;	/* DESIGN 11, once the sandbox is verified */
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void supervise_init(void)
 {
@@ -383,13 +379,13 @@ static void on_signal(struct sup *s)
 	}
 }
 
-static long find_number(const char *buf, const char *key)
+static long long find_number(const char *buf, const char *key)
 {
 	const char *p = strstr(buf, key);
 
 	if (p == NULL || (p = strchr(p, ':')) == NULL)
 		return -1;
-	return strtol(p + 1, NULL, 10);
+	return strtoll(p + 1, NULL, 10);
 }
 
 static void on_status(struct sup *s)
@@ -477,6 +473,21 @@ static void feed_close(struct sup *s)
 /* bwrap has read the first buffer of the filter: every mount is made
  * and the command has not started. Check the sandbox, then let bwrap
  * read the rest; or stop it. */
+/* DESIGN 11: the command's one way out, a socket on its own loopback
+ * that sbexec's proxy serves, made before the command may start. */
+static void start_proxy(struct sup *s, char **why)
+{
+	long long ns = find_number(s->status, "\"net-namespace\"");
+	int fd;
+
+	if (ns <= 0) {
+		*why = xstrdup("bwrap did not report a network namespace");
+		return;
+	}
+	if ((fd = netns_listen(s->init_pid, (unsigned long long)ns, why)) >= 0)
+		s->proxy = proxy_start(s->run->net, fd, s->cmd->name);
+}
+
 static void on_feed(struct sup *s, short revents)
 {
 	struct seccomp_feed *f = &s->run->feed;
@@ -490,8 +501,9 @@ static void on_feed(struct sup *s, short revents)
 	}
 	if (s->init_pid <= 0)
 		why = xstrdup("bwrap did not say which process it set up");
-	else
-		verify_sandbox(s->init_pid, s->run->expect, &why);
+	else if (verify_sandbox(s->init_pid, s->run->expect, &why) == 0 &&
+	    s->run->net != NULL)
+		start_proxy(s, &why);
 	if (why == NULL && write(f->wr, f->rest, f->len) == (ssize_t)f->len) {
 		feed_close(s);
 		return;
@@ -516,10 +528,40 @@ static void on_timers(struct sup *s)
 	}
 }
 
+/* The proxy's descriptors follow the loop's own in P; a record it could
+ * not write stops the run, as an audit that cannot be written does. */
+static size_t watch_proxy(struct sup *s, struct pollfd *p)
+{
+	return s->proxy == NULL ? 0 : proxy_watch(s->proxy, p);
+}
+
+static void on_proxy(struct sup *s, const struct pollfd *p)
+{
+	if (s->proxy == NULL)
+		return;
+	proxy_act(s->proxy, p);
+	if (proxy_failed(s->proxy) && !s->audit_lost) {
+		s->audit_lost = 1;
+		warnx("%s: a network record could not be written to the "
+		    "audit; stopped", s->cmd->name);
+		kill_all(s);
+		s->kill_at = -1;
+	}
+}
+
+static int poll_timeout(const struct sup *s)
+{
+	int t = next_timeout(s), pt;
+
+	if (s->proxy == NULL || (pt = proxy_timeout(s->proxy)) < 0)
+		return t;
+	return t < 0 || pt < t ? pt : t;
+}
+
 static void loop(struct sup *s)
 {
-	struct pollfd p[5];
-	size_t n;
+	struct pollfd p[5 + PROXY_FDS];
+	size_t n, base;
 	int st, out, err, feed;
 
 	while (!done(s)) {
@@ -535,7 +577,9 @@ static void loop(struct sup *s)
 		if (feed >= 0)
 			p[n++] = (struct pollfd){ .fd = s->run->feed.wr,
 			    .events = POLLOUT };
-		if (poll(p, n, next_timeout(s)) < 0 && errno != EINTR)
+		base = n;
+		n += watch_proxy(s, p + base);
+		if (poll(p, n, poll_timeout(s)) < 0 && errno != EINTR)
 			die(EXIT_SBEXEC, "poll");
 		if (p[0].revents)
 			on_signal(s);
@@ -545,6 +589,7 @@ static void loop(struct sup *s)
 			on_stream(s, &s->out, p[out].revents);
 		if (err >= 0)
 			on_stream(s, &s->err, p[err].revents);
+		on_proxy(s, p + base);
 		if (feed >= 0)
 			on_feed(s, p[feed].revents);
 		deliver_pending(s);
@@ -613,7 +658,7 @@ static int exit_status(const struct sup *s)
 		    "writable directory: try again", s->cmd->name, s->refused);
 		return EXIT_SBEXEC;
 	}
-	if (s->limit != NULL)
+	if (s->limit != NULL || s->audit_lost)
 		return EXIT_SBEXEC;
 	if (s->timed_out)
 		return EXIT_TIMEOUT;
@@ -678,6 +723,8 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	spawn(&s, argv, envp);
 	loop(&s);
 	feed_close(&s);
+	if (s.proxy != NULL)
+		proxy_stop(s.proxy);	/* each open connection's record */
 	if (run != NULL && run->landlock != NULL)
 		tree_kill();	/* what the guard, killed, left to sbexec */
 	stream_free(&s.out);

@@ -37,6 +37,9 @@ void strv_free(struct strv *sv);
 
 const char *base_name(const char *path);
 
+/* Milliseconds of CLOCK_MONOTONIC: deadlines and durations. */
+long long now_ms(void);
+
 /* close_range(2)'s flag (linux/close_range.h, Linux 5.11), which musl's
  * headers do not carry. */
 #ifndef CLOSE_RANGE_CLOEXEC

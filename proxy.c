@@ -1,0 +1,574 @@
+/* proxy.c: each connection from the sandbox makes one request (HEAD,
+ * proxyreq.c), which passes the host rules, a lookup off the loop
+ * (resolve.c) and the address check (netpolicy.c), before sbexec
+ * connects to a checked address, never to the name again. Then bytes
+ * are copied both ways through two bounded buffers; nothing here
+ * blocks. A refusal is answered with an HTTP status the command can
+ * report; every connection that made a request ends in one audit record
+ * ("type": "net"). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "proxy.h"
+#include "proxyreq.h"
+#include "resolve.h"
+#include "util.h"
+
+#define FLOW_SIZE (64 * 1024)
+#define HEAD_TIMEOUT_MS 10000
+#define RESOLVE_TIMEOUT_MS 15000
+#define CONNECT_TIMEOUT_MS 10000
+#define IDLE_TIMEOUT_MS 120000
+#define REPLY_TIMEOUT_MS 5000
+
+enum cstate { C_FREE, C_HEAD, C_RESOLVE, C_CONNECT, C_RELAY, C_REPLY };
+
+struct flow {			/* one direction: read, not yet written */
+	char *buf;
+	size_t off, len;
+	int eof;
+};
+
+struct conn {
+	enum cstate st;
+	unsigned gen;
+	int cfd, ufd;		/* the command's side; the origin's */
+	char *head;
+	size_t head_len;
+	int parsed;		/* a request line was read: it is recorded */
+	struct proxy_req req;
+	struct answer ans;	/* the checked addresses */
+	int next;		/* the one to try next */
+	char address[INET6_ADDRSTRLEN];
+	struct flow up, down;
+	int discard;		/* GET: bytes after the head are dropped */
+	int up_shut;
+	long long deadline, bytes_up, bytes_down;
+	char *reason, *error;	/* refused; failed once allowed */
+};
+
+struct slot {			/* what one pollfd of proxy_watch is */
+	int conn;		/* -1: listener, -2: resolver */
+	int upstream;
+	unsigned gen;
+};
+
+struct proxy {
+	const struct netpolicy *np;
+	const char *name;
+	int lfd, rd, wr;
+	int failed;
+	struct conn c[PROXY_CONNS];
+	struct slot map[PROXY_FDS];
+	size_t nmap;
+};
+
+struct proxy *proxy_start(const struct netpolicy *np, int listen_fd,
+    const char *name)
+{
+	struct proxy *px = xmalloc(sizeof(*px));
+	int p[2];
+
+	*px = (struct proxy){ .np = np, .name = name, .lfd = listen_fd };
+	if (pipe2(p, O_CLOEXEC) < 0)
+		die(EXIT_SBEXEC, "pipe");
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	px->rd = p[0];
+	px->wr = p[1];
+	for (int i = 0; i < PROXY_CONNS; i++)
+		px->c[i].cfd = px->c[i].ufd = -1;
+	return px;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void record(struct proxy *px, const struct conn *c)
+{
+	struct audit_net n = {
+		.method = c->req.method, .host = c->req.host[0] ?
+		    c->req.host : NULL, .target = c->req.target,
+		.address = c->address[0] ? c->address : NULL,
+		.reason = c->reason, .error = c->error, .port = c->req.port,
+		.bytes_up = c->bytes_up, .bytes_down = c->bytes_down,
+	};
+
+	if (c->parsed && audit_net(&n) < 0)
+		px->failed = 1;
+}
+
+static void conn_close(struct proxy *px, struct conn *c)
+{
+	record(px, c);
+	close_fd(&c->cfd);
+	close_fd(&c->ufd);
+	proxy_req_free(&c->req);
+	free(c->head);
+	free(c->up.buf);
+	free(c->down.buf);
+	free(c->reason);
+	free(c->error);
+	*c = (struct conn){ .gen = c->gen + 1, .cfd = -1, .ufd = -1 };
+}
+
+/* Answer STATUS with WHY and close once it is written. */
+static void reply(struct conn *c, int status, const char *why)
+{
+	static const struct { int code; const char *text; } texts[] = {
+		{ 400, "Bad Request" }, { 403, "Forbidden" },
+		{ 405, "Method Not Allowed" }, { 502, "Bad Gateway" },
+		{ 504, "Gateway Timeout" },
+	};
+	const char *text = "Error";
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++)
+		if (texts[i].code == status)
+			text = texts[i].text;
+	close_fd(&c->ufd);
+	free(c->down.buf);
+	c->down.buf = xasprintf("HTTP/1.1 %d %s\r\nContent-Type: text/plain"
+	    "\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n"
+	    "sbexec: %s\n", status, text, strlen(why) + 9, why);
+	c->down.off = 0;
+	c->down.len = strlen(c->down.buf);
+	c->st = C_REPLY;
+	c->deadline = now_ms() + REPLY_TIMEOUT_MS;
+}
+
+static const char *what(const struct conn *c)
+{
+	return c->req.target ? c->req.target : "a request";
+}
+
+/* The policy says no: 403 (400 for a malformed request), said once. */
+static void refuse(struct proxy *px, struct conn *c, int status,
+    char *why)
+{
+	c->parsed = 1;
+	c->reason = why;
+	warnx("%s: network: refused %s %s: %s", px->name,
+	    c->req.method ? c->req.method : "", what(c), why);
+	reply(c, status, why);
+}
+
+/* Allowed, but the origin could not be reached: 502 or 504. */
+static void fail(struct conn *c, int status, char *why)
+{
+	c->error = why;
+	reply(c, status, why);
+}
+
+static int free_slot(const struct proxy *px)
+{
+	for (int i = 0; i < PROXY_CONNS; i++)
+		if (px->c[i].st == C_FREE)
+			return i;
+	return -1;
+}
+
+static void on_accept(struct proxy *px)
+{
+	int i = free_slot(px);
+	int fd = accept4(px->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (fd < 0 || i < 0) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	px->c[i].cfd = fd;
+	px->c[i].st = C_HEAD;
+	px->c[i].head = xmalloc(HEAD_MAX);
+	px->c[i].deadline = now_ms() + HEAD_TIMEOUT_MS;
+}
+
+static void decide(struct proxy *px, struct conn *c, int slot)
+{
+	const char *why;
+	int status = proxy_req_parse(c->head, c->head_len, &c->req, &why);
+
+	c->parsed = 1;
+	if (status != 0) {
+		refuse(px, c, status, xstrdup(why));
+	} else if ((why = netpolicy_host(px->np, c->req.host, c->req.port,
+	    c->req.connect)) != NULL) {
+		refuse(px, c, 403, xstrdup(why));
+	} else if (resolve_start(c->req.host, slot, c->gen, px->wr) < 0) {
+		fail(c, 502, xstrdup("no thread to look the name up"));
+	} else {
+		c->st = C_RESOLVE;
+		c->deadline = now_ms() + RESOLVE_TIMEOUT_MS;
+	}
+}
+
+static void on_head(struct proxy *px, struct conn *c, int slot)
+{
+	ssize_t n = read(c->cfd, c->head + c->head_len, HEAD_MAX - c->head_len);
+	size_t end;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		conn_close(px, c);	/* gone before asking anything */
+		return;
+	}
+	c->head_len += (size_t)n;
+	end = proxy_head_len(c->head, c->head_len);
+	if (end == 0 && c->head_len < HEAD_MAX)
+		return;
+	if (end == 0) {
+		refuse(px, c, 400, xstrdup("a request head over 8 KiB"));
+		return;
+	}
+	/* After a CONNECT, what follows the head is the tunnel's. */
+	c->up.buf = xmalloc(FLOW_SIZE);
+	c->up.len = c->head_len - end;
+	memcpy(c->up.buf, c->head + end, c->up.len);
+	c->head_len = end;
+	decide(px, c, slot);
+}
+
+static void set_port(struct sockaddr_storage *ss, int port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)(void *)ss)->sin_port = htons((uint16_t)port);
+	else
+		((struct sockaddr_in6 *)(void *)ss)->sin6_port =
+		    htons((uint16_t)port);
+}
+
+static void name_address(struct conn *c, const struct sockaddr_storage *ss)
+{
+	const void *a = ss->ss_family == AF_INET ?
+	    (const void *)&((const struct sockaddr_in *)(const void *)ss)->
+	    sin_addr : (const void *)&((const struct sockaddr_in6 *)
+	    (const void *)ss)->sin6_addr;
+
+	inet_ntop(ss->ss_family, a, c->address, sizeof(c->address));
+}
+
+static void established(struct conn *c)
+{
+	static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
+
+	c->st = C_RELAY;
+	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
+	c->down.buf = xmalloc(FLOW_SIZE);
+	if (c->req.connect) {
+		memcpy(c->down.buf, ok, sizeof(ok) - 1);
+		c->down.len = sizeof(ok) - 1;
+		return;
+	}
+	memcpy(c->up.buf, c->req.head, c->req.head_len);
+	c->up.len = c->req.head_len;
+	c->discard = 1;
+}
+
+/* Connect to the next checked address; 502 when none is left. */
+static void try_connect(struct conn *c)
+{
+	const struct sockaddr_storage *ss;
+	int err = ECONNREFUSED;
+
+	for (; c->next < c->ans.n; c->next++) {
+		ss = &c->ans.addr[c->next];
+		name_address(c, ss);
+		c->ufd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0);
+		if (c->ufd < 0)
+			break;
+		if (connect(c->ufd, (const struct sockaddr *)ss,
+		    ss->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
+		    sizeof(struct sockaddr_in6)) == 0) {
+			established(c);
+			return;
+		}
+		if ((err = errno) == EINPROGRESS) {
+			c->st = C_CONNECT;
+			c->deadline = now_ms() + CONNECT_TIMEOUT_MS;
+			return;
+		}
+		close_fd(&c->ufd);
+	}
+	fail(c, 502, xasprintf("connect to %s port %d: %s", c->address,
+	    c->req.port, strerror(err)));
+}
+
+static void on_connect(struct conn *c)
+{
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if (getsockopt(c->ufd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 &&
+	    err == 0) {
+		established(c);
+		return;
+	}
+	close_fd(&c->ufd);
+	c->next++;
+	try_connect(c);
+}
+
+/* Every address the name has must be one to connect to. */
+static void checked(struct proxy *px, struct conn *c)
+{
+	const char *bad;
+
+	if (c->ans.err != 0) {
+		fail(c, 502, xasprintf("%s: %s", c->req.host,
+		    gai_strerror(c->ans.err)));
+		return;
+	}
+	if (c->ans.more) {
+		refuse(px, c, 403, xasprintf("%s has more than %d addresses",
+		    c->req.host, ADDRS_MAX));
+		return;
+	}
+	for (int i = 0; i < c->ans.n; i++) {
+		name_address(c, &c->ans.addr[i]);
+		bad = netpolicy_addr(px->np, (struct sockaddr *)&c->ans.addr[i]);
+		if (bad != NULL) {
+			refuse(px, c, 403, xasprintf("%s resolves to %s, which "
+			    "is %s", c->req.host, c->address, bad));
+			return;
+		}
+		set_port(&c->ans.addr[i], c->req.port);
+	}
+	try_connect(c);
+}
+
+static void on_answers(struct proxy *px)
+{
+	struct answer a;
+	struct conn *c;
+
+	while (read(px->rd, &a, sizeof(a)) == (ssize_t)sizeof(a)) {
+		if (a.slot < 0 || a.slot >= PROXY_CONNS)
+			continue;
+		c = &px->c[a.slot];
+		if (c->st != C_RESOLVE || c->gen != a.gen)
+			continue;	/* that connection is gone */
+		c->ans = a;
+		checked(px, c);
+	}
+}
+
+/* ---- copying */
+
+static int fill(struct flow *f, int fd, int discard)
+{
+	char scratch[4096];
+	ssize_t n = discard ? read(fd, scratch, sizeof(scratch)) :
+	    read(fd, f->buf, FLOW_SIZE);
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	if (n == 0)
+		f->eof = 1;
+	else if (!discard)
+		f->off = 0, f->len = (size_t)n;
+	return (int)n;
+}
+
+static int drain(struct flow *f, int fd)
+{
+	ssize_t n = write(fd, f->buf + f->off, f->len);
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	f->off += (size_t)n;
+	f->len -= (size_t)n;
+	return (int)n;
+}
+
+static void relay(struct conn *c, int upstream, short ev, int *err)
+{
+	int n;
+
+	if (!upstream && (ev & (POLLIN | POLLHUP | POLLERR)) && !c->up.eof &&
+	    c->up.len == 0 && fill(&c->up, c->cfd, c->discard) < 0)
+		*err = 1;
+	if (upstream && (ev & POLLOUT) && c->up.len > 0) {
+		if ((n = drain(&c->up, c->ufd)) < 0)
+			*err = 1;
+		else
+			c->bytes_up += n;
+	}
+	if (upstream && (ev & (POLLIN | POLLHUP | POLLERR)) && !c->down.eof &&
+	    c->down.len == 0) {
+		if ((n = fill(&c->down, c->ufd, 0)) < 0)
+			*err = 1;
+		else
+			c->bytes_down += n;
+	}
+	if (!upstream && (ev & POLLOUT) && c->down.len > 0 &&
+	    drain(&c->down, c->cfd) < 0)
+		*err = 1;
+}
+
+static void on_relay(struct proxy *px, struct conn *c, int upstream,
+    short ev)
+{
+	int err = 0;
+
+	relay(c, upstream, ev, &err);
+	if (err) {
+		if (c->error == NULL)
+			c->error = xasprintf("%s", strerror(errno));
+		conn_close(px, c);
+		return;
+	}
+	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
+	if (c->up.eof && c->up.len == 0 && !c->up_shut) {
+		shutdown(c->ufd, SHUT_WR);
+		c->up_shut = 1;
+	}
+	if (c->down.eof && c->down.len == 0)
+		conn_close(px, c);
+}
+
+static void on_reply(struct proxy *px, struct conn *c, short ev)
+{
+	if ((ev & POLLOUT) && drain(&c->down, c->cfd) >= 0 && c->down.len > 0)
+		return;
+	conn_close(px, c);
+}
+
+/* ---- the loop's side */
+
+static void watch(struct proxy *px, struct pollfd *p, int fd, short ev,
+    struct slot s)
+{
+	if (fd < 0 || ev == 0)
+		return;
+	p[px->nmap] = (struct pollfd){ .fd = fd, .events = ev };
+	px->map[px->nmap++] = s;
+}
+
+static void watch_conn(struct proxy *px, struct pollfd *p, int i)
+{
+	struct conn *c = &px->c[i];
+	short cev = 0, uev = 0;
+
+	if (c->st == C_HEAD)
+		cev = POLLIN;
+	if (c->st == C_REPLY)
+		cev = POLLOUT;
+	if (c->st == C_CONNECT)
+		uev = POLLOUT;
+	if (c->st == C_RELAY) {
+		cev = (short)((c->up.len == 0 && !c->up.eof ? POLLIN : 0) |
+		    (c->down.len > 0 ? POLLOUT : 0));
+		uev = (short)((c->down.len == 0 && !c->down.eof ? POLLIN : 0) |
+		    (c->up.len > 0 ? POLLOUT : 0));
+	}
+	watch(px, p, c->cfd, cev, (struct slot){ i, 0, c->gen });
+	watch(px, p, c->ufd, uev, (struct slot){ i, 1, c->gen });
+}
+
+size_t proxy_watch(struct proxy *px, struct pollfd *p)
+{
+	px->nmap = 0;
+	watch(px, p, px->rd, POLLIN, (struct slot){ -2, 0, 0 });
+	if (free_slot(px) >= 0)
+		watch(px, p, px->lfd, POLLIN, (struct slot){ -1, 0, 0 });
+	for (int i = 0; i < PROXY_CONNS; i++)
+		if (px->c[i].st != C_FREE)
+			watch_conn(px, p, i);
+	return px->nmap;
+}
+
+static void on_event(struct proxy *px, const struct slot *s, short ev)
+{
+	struct conn *c = &px->c[s->conn];
+
+	if (c->gen != s->gen)
+		return;			/* closed earlier in this round */
+	if (c->st == C_HEAD)
+		on_head(px, c, s->conn);
+	else if (c->st == C_CONNECT)
+		on_connect(c);
+	else if (c->st == C_RELAY)
+		on_relay(px, c, s->upstream, ev);
+	else if (c->st == C_REPLY)
+		on_reply(px, c, ev);
+}
+
+static void on_deadline(struct proxy *px, struct conn *c)
+{
+	static const char *const late[] = {
+		[C_RESOLVE] = "the name lookup took too long",
+		[C_CONNECT] = "the origin did not answer the connect in time",
+	};
+
+	if (c->st == C_RESOLVE || c->st == C_CONNECT)
+		fail(c, 504, xstrdup(late[c->st]));
+	else if (c->st == C_HEAD && c->head_len > 0)
+		refuse(px, c, 400, xstrdup("the request head did not arrive "
+		    "in time"));
+	else if (c->st == C_RELAY && c->error == NULL)
+		c->error = xstrdup("idle for too long"), conn_close(px, c);
+	else
+		conn_close(px, c);
+}
+
+void proxy_act(struct proxy *px, const struct pollfd *p)
+{
+	long long now;
+
+	for (size_t i = 0; i < px->nmap; i++) {
+		if (p[i].revents == 0)
+			continue;
+		if (px->map[i].conn == -2)
+			on_answers(px);
+		else if (px->map[i].conn == -1)
+			on_accept(px);
+		else
+			on_event(px, &px->map[i], p[i].revents);
+	}
+	now = now_ms();
+	for (int i = 0; i < PROXY_CONNS; i++)
+		if (px->c[i].st != C_FREE && now >= px->c[i].deadline)
+			on_deadline(px, &px->c[i]);
+}
+
+int proxy_timeout(const struct proxy *px)
+{
+	long long at = -1, now = now_ms();
+
+	for (int i = 0; i < PROXY_CONNS; i++)
+		if (px->c[i].st != C_FREE && (at < 0 || px->c[i].deadline < at))
+			at = px->c[i].deadline;
+	if (at < 0)
+		return -1;
+	return at <= now ? 0 : at - now > 60000 ? 60000 : (int)(at - now);
+}
+
+int proxy_failed(const struct proxy *px)
+{
+	return px->failed;
+}
+
+/* The resolver's pipe stays open: a lookup still running writes its
+ * answer there, never into a descriptor reused since. */
+void proxy_stop(struct proxy *px)
+{
+	for (int i = 0; i < PROXY_CONNS; i++)
+		if (px->c[i].st != C_FREE)
+			conn_close(px, &px->c[i]);
+	close_fd(&px->lfd);
+	free(px);
+}
