@@ -54,23 +54,25 @@ build:
 # Unit drivers, fuzzers and the sanitizer build use the host's glibc.
 HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -I. -I$(CJSON_SRC)
 UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
-	build/test/quote_roundtrip
+	build/test/quote_roundtrip build/test/unit_net
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 POLICY_SRCS = policy.c netpolicy.c path.c trust.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
-FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz
+FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz
 FUZZ_TIME ?= 60
 
 build/test/unit_quote: test/unit_quote.c quote.c util.c
 build/test/quote_roundtrip: test/quote_roundtrip.c quote.c util.c
 build/test/unit_env: test/unit_env.c env.c util.c
 build/test/unit_sha256: test/unit_sha256.c sha256.c
+build/test/unit_net: test/unit_net.c netpolicy.c proxyreq.c util.c
 $(UNITS): | build
 	mkdir -p build/test
 	$(HOSTCC) $(HOST_CFLAGS) -o $@ $^
 
 build/fuzz/policy_fuzz: fuzz/policy_fuzz.c $(POLICY_SRCS)
 build/fuzz/quote_fuzz: fuzz/quote_fuzz.c quote.c util.c
+build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c proxyreq.c netpolicy.c util.c
 $(FUZZERS): | build
 	mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^

@@ -152,8 +152,8 @@ audit_field() {
 	assert_line "socket families under landlock: none; no other"
 }
 
-@test "network must be a string" {
-	expect_member_error '"network": false' network "must be a string"
+@test "network must be a string or an object" {
+	expect_member_error '"network": false' network 'must be "none", "host" or an object'
 }
 
 @test "allowUnixSockets must be a boolean" {
@@ -280,7 +280,57 @@ audit_field() {
 }
 
 @test "network bridge is refused" {
-	expect_member_error '"network": "bridge"' network 'must be "none" or "host"'
+	expect_member_error '"network": "bridge"' network 'must be "none", "host" or an object'
+}
+
+# DESIGN 11: the allow-list object is a closed schema too.
+@test "a network allow-list is checked entry by entry, with key paths" {
+	expect_member_error '"network": {"allow": ["a.test"], "ports": [1]}' \
+		network.ports "unknown key"
+	expect_member_error '"network": {"deny": ["a.test"]}' network \
+		"allow: required, with at least one host"
+	expect_member_error '"network": {"allow": []}' network \
+		"allow: required, with at least one host"
+	expect_member_error '"network": {"allow": "a.test"}' network.allow \
+		"must be an array"
+	expect_member_error '"network": {"allow": ["a.test", 3]}' \
+		"network.allow[1]" "must be a string"
+	expect_member_error '"network": {"allow": ["Media.test"]}' \
+		"network.allow[0]" '"Media.test": a host name has only [a-z0-9.-]'
+	expect_member_error '"network": {"allow": ["a.*.test"]}' \
+		"network.allow[0]" '"a.*.test": the only wildcard is a leading "*."'
+	expect_member_error '"network": {"allow": ["*"]}' \
+		"network.allow[0]" '"*": the only wildcard is a leading "*."'
+	expect_member_error '"network": {"allow": ["a.test:0"]}' \
+		"network.allow[0]" '"a.test:0": the port after'
+	expect_member_error '"network": {"allow": ["a.test:65536"]}' \
+		"network.allow[0]" '"a.test:65536": the port after'
+	expect_member_error '"network": {"allow": ["127.0.0.1"]}' \
+		"network.allow[0]" '"127.0.0.1": an IP address, not a name'
+	expect_member_error '"network": {"allow": ["a.test"], "deny": ["x..test"]}' \
+		"network.deny[0]" '"x..test": an empty label'
+	expect_member_error '"network": {"allow": ["a.test"], "allowAddresses": ["10.0.0.1/8"]}' \
+		"network.allowAddresses[0]" '"10.0.0.1/8": bits set past the prefix length'
+	expect_member_error '"network": {"allow": ["a.test"], "allowAddresses": ["10.0.0.0/33"]}' \
+		"network.allowAddresses[0]" '"10.0.0.0/33": not an address'
+	expect_member_error '"network": {"allow": ["a.test"], "allowAddresses": ["fd00::/7"]}' \
+		"network.allowAddresses[0]" '"fd00::/7": bits set past'
+}
+
+@test "--check prints the allow-list, and a command may have its own" {
+	write_policy '{"commands": {"ffprobe": {"path": "/usr/bin/ffprobe",
+	  "network": {"allow": ["media.test", "*.cdn.test:8443"], "deny": ["x.cdn.test"],
+	  "allowAddresses": ["10.20.0.0/16", "fd00::/8"]}},
+	  "ffmpeg": "/usr/bin/ffmpeg"}}'
+	run sbx --check
+	assert_success
+	assert_line "network: none (loopback only)"
+	assert_line --partial "network: http(s) through sbexec's proxy to these hosts only"
+	assert_line "  allow      media.test"
+	assert_line "  allow      *.cdn.test:8443"
+	assert_line "  deny       x.cdn.test"
+	assert_line "  address    10.20.0.0/16 (otherwise refused as a private address)"
+	assert_line "  address    fd00::/8 (otherwise refused as a private address)"
 }
 
 @test "a relative audit path is refused" {

@@ -25,6 +25,13 @@ B="$TOP/build"
 	refute_output --partial "not ok"
 }
 
+@test "netpolicy.c and proxyreq.c: address classes, host rules, requests" {
+	run "$B/test/unit_net"
+	assert_success
+	refute_output --partial "not ok"
+	assert_output --partial "ok 1 "
+}
+
 @test "quoting round-trips 10000 random argv per shell through sh, bash, dash, zsh and ksh" {
 	run "$B/test/quote_roundtrip" 10000
 	assert_success
@@ -59,4 +66,8 @@ fuzz() {
 
 @test "quoting round-trips under libFuzzer" {
 	fuzz quote
+}
+
+@test "the proxy's request parser survives libFuzzer, and passes on one clean request" {
+	fuzz proxyreq
 }
