@@ -3,10 +3,12 @@
  * be hostile in its arguments but not in its policy (DESIGN 4). Also the
  * names that may never be bypassed and the warnings of --check. */
 #include <ctype.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "netpolicy.h"
 #include "policy.h"
 #include "util.h"
 
@@ -104,6 +106,32 @@ static void command_warnings(const struct policy *pol,
 	}
 }
 
+/* allowAddresses that re-open what the proxy exists to close: the cloud
+ * metadata address, or a prefix as wide as the Internet. */
+static void net_warnings(const struct netpolicy *np,
+    void (*warn)(const char *, void *), void *arg)
+{
+	struct sockaddr_in meta = { .sin_family = AF_INET,
+	    .sin_addr.s_addr = htonl(0xa9fea9feU) };	/* 169.254.169.254 */
+	struct netpolicy only = { .addrs = np->addrs, .naddrs = np->naddrs };
+	char *line, *s;
+
+	if (netpolicy_addr(&only, (struct sockaddr *)&meta) == NULL)
+		warn("network.allowAddresses: covers 169.254.169.254, the "
+		    "cloud metadata service (credentials)", arg);
+	for (size_t i = 0; i < np->naddrs; i++) {
+		if (np->addrs[i].bits >= 8)
+			continue;
+		s = cidr_str(&np->addrs[i]);
+		line = xasprintf("network.allowAddresses: %s re-allows every "
+		    "private and loopback address in it; list the origins' "
+		    "own prefixes", s);
+		warn(line, arg);
+		free(line);
+		free(s);
+	}
+}
+
 void policy_warnings(const struct policy *pol,
     void (*warn)(const char *, void *), void *arg)
 {
@@ -127,6 +155,8 @@ void policy_warnings(const struct policy *pol,
 	if (pol->network_host)
 		warn("network: \"host\": the command reaches the network and "
 		    "local services; use \"none\" unless it must", arg);
+	if (pol->net != NULL)
+		net_warnings(pol->net, warn, arg);
 	if (pol->weaker_nested)
 		warn("enableWeakerNestedSandbox: the host's /proc is visible "
 		    "inside; use it only inside a container that isolates", arg);

@@ -317,6 +317,16 @@ audit_field() {
 		"network.allowAddresses[0]" '"fd00::/7": bits set past'
 }
 
+@test "--check warns of allowAddresses that re-open the metadata service or everything" {
+	write_policy "{$CMDS, \"network\": {\"allow\": [\"a.test\"],
+	  \"allowAddresses\": [\"169.254.0.0/16\", \"0.0.0.0/0\", \"10.1.0.0/16\"]}}"
+	run sbx --check
+	assert_success
+	assert_line "warning: network.allowAddresses: covers 169.254.169.254, the cloud metadata service (credentials)"
+	assert_line "warning: network.allowAddresses: 0.0.0.0/0 re-allows every private and loopback address in it; list the origins' own prefixes"
+	refute_line --partial "10.1.0.0/16 re-allows"
+}
+
 @test "--check prints the allow-list, and a command may have its own" {
 	write_policy '{"commands": {"ffprobe": {"path": "/usr/bin/ffprobe",
 	  "network": {"allow": ["media.test", "*.cdn.test:8443"], "deny": ["x.cdn.test"],
