@@ -23,7 +23,7 @@
 #include "resolve.h"
 #include "util.h"
 
-#define FLOW_SIZE (64 * 1024)
+#define FLOW_SIZE (256 * 1024)	/* a pipe's capacity, each way */
 #define HEAD_TIMEOUT_MS 10000
 #define RESOLVE_TIMEOUT_MS 15000
 #define CONNECT_TIMEOUT_MS 10000
@@ -32,9 +32,12 @@
 
 enum cstate { C_FREE, C_HEAD, C_RESOLVE, C_CONNECT, C_RELAY, C_REPLY };
 
-struct flow {			/* one direction: read, not yet written */
-	char *buf;
-	size_t off, len;
+/* One direction: a pipe that splice(2) moves the bytes through, from
+ * one socket to the other, never copied into sbexec. */
+struct flow {
+	int rd, wr;
+	size_t len;		/* in the pipe, not yet written on */
+	size_t cap;		/* the pipe's capacity */
 	int eof;
 };
 
@@ -50,6 +53,8 @@ struct conn {
 	int next;		/* the one to try next */
 	char address[INET6_ADDRSTRLEN];
 	struct flow up, down;
+	char *out;		/* a refusal being answered */
+	size_t out_off, out_len;
 	int discard;		/* GET: bytes after the head are dropped */
 	int up_shut;
 	long long deadline, bytes_up, bytes_down;
@@ -58,7 +63,6 @@ struct conn {
 
 struct slot {			/* what one pollfd of proxy_watch is */
 	int conn;		/* -1: listener, -2: resolver */
-	int upstream;
 	unsigned gen;
 };
 
@@ -85,7 +89,8 @@ struct proxy *proxy_start(const struct netpolicy *np, int listen_fd,
 	px->rd = p[0];
 	px->wr = p[1];
 	for (int i = 0; i < PROXY_CONNS; i++)
-		px->c[i].cfd = px->c[i].ufd = -1;
+		px->c[i] = (struct conn){ .cfd = -1, .ufd = -1,
+		    .up = { -1, -1, 0, 0, 0 }, .down = { -1, -1, 0, 0, 0 } };
 	return px;
 }
 
@@ -94,6 +99,34 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
+}
+
+static int flow_open(struct flow *f)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	fcntl(p[1], F_SETPIPE_SZ, FLOW_SIZE);
+	f->rd = p[0];
+	f->wr = p[1];
+	f->cap = (size_t)fcntl(p[1], F_GETPIPE_SZ);
+	return 0;
+}
+
+static void flow_close(struct flow *f)
+{
+	close_fd(&f->rd);
+	close_fd(&f->wr);
+}
+
+/* Bytes of sbexec's own into an empty pipe (at most a page or two). */
+static int flow_put(struct flow *f, const char *buf, size_t len)
+{
+	if (len > 0 && write(f->wr, buf, len) != (ssize_t)len)
+		return -1;
+	f->len += len;
+	return 0;
 }
 
 static void record(struct proxy *px, const struct conn *c)
@@ -117,11 +150,13 @@ static void conn_close(struct proxy *px, struct conn *c)
 	close_fd(&c->ufd);
 	proxy_req_free(&c->req);
 	free(c->head);
-	free(c->up.buf);
-	free(c->down.buf);
+	flow_close(&c->up);
+	flow_close(&c->down);
+	free(c->out);
 	free(c->reason);
 	free(c->error);
-	*c = (struct conn){ .gen = c->gen + 1, .cfd = -1, .ufd = -1 };
+	*c = (struct conn){ .gen = c->gen + 1, .cfd = -1, .ufd = -1,
+	    .up = { -1, -1, 0, 0, 0 }, .down = { -1, -1, 0, 0, 0 } };
 }
 
 /* Answer STATUS with WHY and close once it is written. */
@@ -138,12 +173,11 @@ static void reply(struct conn *c, int status, const char *why)
 		if (texts[i].code == status)
 			text = texts[i].text;
 	close_fd(&c->ufd);
-	free(c->down.buf);
-	c->down.buf = xasprintf("HTTP/1.1 %d %s\r\nContent-Type: text/plain"
+	c->out = xasprintf("HTTP/1.1 %d %s\r\nContent-Type: text/plain"
 	    "\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n"
 	    "sbexec: %s\n", status, text, strlen(why) + 9, why);
-	c->down.off = 0;
-	c->down.len = strlen(c->down.buf);
+	c->out_off = 0;
+	c->out_len = strlen(c->out);
 	c->st = C_REPLY;
 	c->deadline = now_ms() + REPLY_TIMEOUT_MS;
 }
@@ -198,7 +232,8 @@ static void on_accept(struct proxy *px)
 static void decide(struct proxy *px, struct conn *c, int slot)
 {
 	const char *why;
-	int status = proxy_req_parse(c->head, c->head_len, &c->req, &why);
+	int status = proxy_req_parse(c->head, proxy_head_len(c->head,
+	    c->head_len), &c->req, &why);
 
 	c->parsed = 1;
 	if (status != 0) {
@@ -234,10 +269,6 @@ static void on_head(struct proxy *px, struct conn *c, int slot)
 		return;
 	}
 	/* After a CONNECT, what follows the head is the tunnel's. */
-	c->up.buf = xmalloc(FLOW_SIZE);
-	c->up.len = c->head_len - end;
-	memcpy(c->up.buf, c->head + end, c->up.len);
-	c->head_len = end;
 	decide(px, c, slot);
 }
 
@@ -260,21 +291,29 @@ static void name_address(struct conn *c, const struct sockaddr_storage *ss)
 	inet_ntop(ss->ss_family, a, c->address, sizeof(c->address));
 }
 
+/* After a CONNECT the tunnel gets what followed the head, and the
+ * command "200"; after a GET the origin gets the rewritten head, and
+ * what the command sends next is dropped. */
 static void established(struct conn *c)
 {
 	static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
+	size_t end = proxy_head_len(c->head, c->head_len);
+	int rc;
 
 	c->st = C_RELAY;
 	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
-	c->down.buf = xmalloc(FLOW_SIZE);
-	if (c->req.connect) {
-		memcpy(c->down.buf, ok, sizeof(ok) - 1);
-		c->down.len = sizeof(ok) - 1;
+	if (flow_open(&c->up) < 0 || flow_open(&c->down) < 0) {
+		fail(c, 502, xasprintf("pipe: %s", strerror(errno)));
 		return;
 	}
-	memcpy(c->up.buf, c->req.head, c->req.head_len);
-	c->up.len = c->req.head_len;
-	c->discard = 1;
+	if (c->req.connect)
+		rc = flow_put(&c->up, c->head + end, c->head_len - end) |
+		    flow_put(&c->down, ok, sizeof(ok) - 1);
+	else
+		rc = flow_put(&c->up, c->req.head, c->req.head_len);
+	c->discard = !c->req.connect;
+	if (rc < 0)
+		fail(c, 502, xstrdup("the request could not be queued"));
 }
 
 /* Connect to the next checked address; 502 when none is left. */
@@ -372,60 +411,68 @@ static int fill(struct flow *f, int fd, int discard)
 {
 	char scratch[4096];
 	ssize_t n = discard ? read(fd, scratch, sizeof(scratch)) :
-	    read(fd, f->buf, FLOW_SIZE);
+	    splice(fd, NULL, f->wr, NULL, f->cap - f->len,
+	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -1;
 	if (n == 0)
 		f->eof = 1;
 	else if (!discard)
-		f->off = 0, f->len = (size_t)n;
+		f->len += (size_t)n;
 	return (int)n;
 }
 
 static int drain(struct flow *f, int fd)
 {
-	ssize_t n = write(fd, f->buf + f->off, f->len);
+	ssize_t n = splice(f->rd, NULL, fd, NULL, f->len,
+	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -1;
-	f->off += (size_t)n;
 	f->len -= (size_t)n;
 	return (int)n;
 }
 
-static void relay(struct conn *c, int upstream, short ev, int *err)
-{
-	int n;
+#define MOVES_MAX 8	/* rounds per wake-up: then the loop's turn */
 
-	if (!upstream && (ev & (POLLIN | POLLHUP | POLLERR)) && !c->up.eof &&
-	    c->up.len == 0 && fill(&c->up, c->cfd, c->discard) < 0)
-		*err = 1;
-	if (upstream && (ev & POLLOUT) && c->up.len > 0) {
-		if ((n = drain(&c->up, c->ufd)) < 0)
-			*err = 1;
-		else
+/* Move what is ready both ways, until nothing moves: fewer wake-ups per
+ * byte than one splice per poll. Returns -1 on an error of either side. */
+static int relay(struct conn *c)
+{
+	int n, moved = 1;
+
+	for (int round = 0; moved && round < MOVES_MAX; round++) {
+		moved = 0;
+		if (!c->up.eof && c->up.len < c->up.cap) {
+			if ((n = fill(&c->up, c->cfd, c->discard)) < 0)
+				return -1;
+			moved |= n > 0 || c->up.eof;
+		}
+		if (c->up.len > 0) {
+			if ((n = drain(&c->up, c->ufd)) < 0)
+				return -1;
 			c->bytes_up += n;
-	}
-	if (upstream && (ev & (POLLIN | POLLHUP | POLLERR)) && !c->down.eof &&
-	    c->down.len == 0) {
-		if ((n = fill(&c->down, c->ufd, 0)) < 0)
-			*err = 1;
-		else
+			moved |= n > 0;
+		}
+		if (!c->down.eof && c->down.len < c->down.cap) {
+			if ((n = fill(&c->down, c->ufd, 0)) < 0)
+				return -1;
 			c->bytes_down += n;
+			moved |= n > 0 || c->down.eof;
+		}
+		if (c->down.len > 0) {
+			if ((n = drain(&c->down, c->cfd)) < 0)
+				return -1;
+			moved |= n > 0;
+		}
 	}
-	if (!upstream && (ev & POLLOUT) && c->down.len > 0 &&
-	    drain(&c->down, c->cfd) < 0)
-		*err = 1;
+	return 0;
 }
 
-static void on_relay(struct proxy *px, struct conn *c, int upstream,
-    short ev)
+static void on_relay(struct proxy *px, struct conn *c)
 {
-	int err = 0;
-
-	relay(c, upstream, ev, &err);
-	if (err) {
+	if (relay(c) < 0) {
 		if (c->error == NULL)
 			c->error = xasprintf("%s", strerror(errno));
 		conn_close(px, c);
@@ -442,7 +489,13 @@ static void on_relay(struct proxy *px, struct conn *c, int upstream,
 
 static void on_reply(struct proxy *px, struct conn *c, short ev)
 {
-	if ((ev & POLLOUT) && drain(&c->down, c->cfd) >= 0 && c->down.len > 0)
+	ssize_t n = 0;
+
+	if (ev & POLLOUT)
+		n = write(c->cfd, c->out + c->out_off, c->out_len - c->out_off);
+	if (n > 0 && (c->out_off += (size_t)n) < c->out_len)
+		return;
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	conn_close(px, c);
 }
@@ -470,21 +523,21 @@ static void watch_conn(struct proxy *px, struct pollfd *p, int i)
 	if (c->st == C_CONNECT)
 		uev = POLLOUT;
 	if (c->st == C_RELAY) {
-		cev = (short)((c->up.len == 0 && !c->up.eof ? POLLIN : 0) |
-		    (c->down.len > 0 ? POLLOUT : 0));
-		uev = (short)((c->down.len == 0 && !c->down.eof ? POLLIN : 0) |
-		    (c->up.len > 0 ? POLLOUT : 0));
+		cev = (short)((c->up.len < c->up.cap && !c->up.eof ? POLLIN :
+		    0) | (c->down.len > 0 ? POLLOUT : 0));
+		uev = (short)((c->down.len < c->down.cap && !c->down.eof ?
+		    POLLIN : 0) | (c->up.len > 0 ? POLLOUT : 0));
 	}
-	watch(px, p, c->cfd, cev, (struct slot){ i, 0, c->gen });
-	watch(px, p, c->ufd, uev, (struct slot){ i, 1, c->gen });
+	watch(px, p, c->cfd, cev, (struct slot){ i, c->gen });
+	watch(px, p, c->ufd, uev, (struct slot){ i, c->gen });
 }
 
 size_t proxy_watch(struct proxy *px, struct pollfd *p)
 {
 	px->nmap = 0;
-	watch(px, p, px->rd, POLLIN, (struct slot){ -2, 0, 0 });
+	watch(px, p, px->rd, POLLIN, (struct slot){ -2, 0 });
 	if (free_slot(px) >= 0)
-		watch(px, p, px->lfd, POLLIN, (struct slot){ -1, 0, 0 });
+		watch(px, p, px->lfd, POLLIN, (struct slot){ -1, 0 });
 	for (int i = 0; i < PROXY_CONNS; i++)
 		if (px->c[i].st != C_FREE)
 			watch_conn(px, p, i);
@@ -502,7 +555,7 @@ static void on_event(struct proxy *px, const struct slot *s, short ev)
 	else if (c->st == C_CONNECT)
 		on_connect(c);
 	else if (c->st == C_RELAY)
-		on_relay(px, c, s->upstream, ev);
+		on_relay(px, c);
 	else if (c->st == C_REPLY)
 		on_reply(px, c, ev);
 }
