@@ -719,13 +719,17 @@ static void list_overrides(const cJSON *obj, struct strv *out)
 {
 	const cJSON *v, *sub;
 	char *path;
+	int whole;
 
 	for (v = obj->child; v != NULL; v = v->next) {
 		if (strcmp(v->string, "path") == 0)
 			continue;
-		if (!cJSON_IsObject(v) || v->child == NULL)
+		/* network is replaced whole; the others key by key. */
+		whole = !cJSON_IsObject(v) || v->child == NULL ||
+		    strcmp(v->string, "network") == 0;
+		if (whole)
 			strv_push(out, v->string);
-		for (sub = cJSON_IsObject(v) ? v->child : NULL; sub != NULL;
+		for (sub = whole ? NULL : v->child; sub != NULL;
 		    sub = sub->next) {
 			path = xasprintf("%s.%s", v->string, sub->string);
 			strv_push(out, path);

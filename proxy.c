@@ -268,7 +268,6 @@ static void on_head(struct proxy *px, struct conn *c, int slot)
 		refuse(px, c, 400, xstrdup("a request head over 8 KiB"));
 		return;
 	}
-	/* After a CONNECT, what follows the head is the tunnel's. */
 	decide(px, c, slot);
 }
 
