@@ -8,13 +8,16 @@ HOSTCC = cc
 CJSON_SRC ?= build/cjson
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wconversion
-CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -I$(CJSON_SRC) \
+CFLAGS ?= -Os -g
+# Small: each function its own section, the unused ones dropped at link,
+# no unwind tables (C, no exceptions), no page padding between segments.
+SMALL = -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
+CFLAGS += $(SMALL) -std=c11 -D_GNU_SOURCE $(WARN) -I$(CJSON_SRC) \
 	-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' -MMD -MP
 ifdef CI
 CFLAGS += -Werror
 endif
-LDFLAGS += -static
+LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 
 SRCS = sbexec.c options.c policy.c netpolicy.c path.c trust.c decide.c \
 	env.c quote.c \
@@ -33,7 +36,7 @@ build/%.o: %.c $(CJSON_SRC)/cJSON.h | build
 
 # cJSON is Debian's patched source, fetched and checked, never committed.
 build/cJSON.o: $(CJSON_SRC)/cJSON.c | build
-	$(CC) -std=c11 -O2 -c -o $@ $<
+	$(CC) -std=c11 -Os $(SMALL) -c -o $@ $<
 
 # The seccomp filter: libseccomp on the build host, bytes in the binary.
 build/seccomp-gen: tools/seccomp-gen.c filter.h | build
@@ -43,7 +46,7 @@ build/seccomp-bpf.c: build/seccomp-gen
 	build/seccomp-gen >$@
 
 build/seccomp-bpf.o: build/seccomp-bpf.c
-	$(CC) -O2 -I. -c -o $@ $<
+	$(CC) -Os $(SMALL) -I. -c -o $@ $<
 
 $(CJSON_SRC)/cJSON.c $(CJSON_SRC)/cJSON.h:
 	scripts/fetch-cjson $(CJSON_SRC)
