@@ -11,7 +11,8 @@
 struct host_rule {
 	char *name;		/* lowercase; for "*.d", d */
 	int wildcard;		/* "*.d": subdomains of d, not d itself */
-	int port;		/* 0: 443 for CONNECT, 80 for GET/HEAD */
+	int port;		/* 0: in allow, 443 for CONNECT and 80 for
+				 * GET/HEAD; in deny, every port */
 };
 
 struct cidr {

@@ -193,8 +193,9 @@ static void refuse(struct proxy *px, struct conn *c, int status,
 {
 	c->parsed = 1;
 	c->reason = why;
-	warnx("%s: network: refused %s %s: %s", px->name,
-	    c->req.method ? c->req.method : "", what(c), why);
+	warnx("%s: network: refused %s%s%s: %s", px->name,
+	    c->req.method ? c->req.method : "", c->req.method ? " " : "",
+	    what(c), why);
 	reply(c, status, why);
 }
 

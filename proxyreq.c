@@ -73,6 +73,8 @@ static const char *authority(const char *s, size_t len, struct proxy_req *r,
 
 	if (memchr(s, '@', len) != NULL)
 		return "user-info in the URI";
+	if (len > 0 && s[0] == '[')
+		return "an IP address, not a name";
 	if (colon == NULL && need_port)
 		return "CONNECT needs host:port";
 	if (colon != NULL && port_of(colon + 1, len - hlen - 1, &r->port) < 0)

@@ -185,6 +185,9 @@ static void requests(void)
 	ok(parse("GET http://a@m.test/ HTTP/1.1\r\n\r\n", &r) == 400,
 	    "user-info");
 	proxy_req_free(&r);
+	ok(parse("CONNECT [::1]:443 HTTP/1.1\r\n\r\n", &r) == 400 &&
+	    r.host[0] == '\0', "an IPv6 literal");
+	proxy_req_free(&r);
 	ok(parse("GET http://m.test/ HTTP/1.1\r\nContent-Length: 5\r\n\r\n",
 	    &r) == 400, "a body");
 	proxy_req_free(&r);

@@ -1,0 +1,808 @@
+#!/usr/bin/env bats
+# The network allow-list (DESIGN 11, issue 12): "network" as an object
+# {"allow", "deny", "allowAddresses"}. The command keeps a loopback-only
+# namespace and gets http_proxy=http://127.0.0.1:3128, a proxy sbexec runs
+# outside the sandbox: CONNECT host:port and absolute GET/HEAD only, to
+# names the policy allows, at addresses that are public or listed in
+# allowAddresses, each connection an audit record of type "net".
+#
+# Everything here runs in a private network and mount namespace made once
+# per file (unshare -n -m, as root): its /etc/hosts is $NET/hosts (the
+# names below), its loopback also holds 10.1.2.3 and 169.254.169.254, so
+# the attacks have real targets and never touch the host's LAN or a real
+# cloud metadata service. In it:
+#
+#   media.test (and www/img.cdn.test, cdn.test, other.test) -> 127.0.0.2:
+#       test/origin.py over $NET/media on HTTP_PORT, TLS_PORT (https), 80
+#       and 443 (https); requests logged in $ORIGIN_LOG.
+#   the internal services, the SSRF targets, on port 80 of 127.0.0.1
+#       (evil.test), ::1 (v6loop.test), 10.1.2.3 (lan.test) and
+#       169.254.169.254 (meta.test): origin.py over $NET/internal, whose
+#       secret.txt and latest/meta-data hold $TOKEN (an SRT subtitle, so
+#       ffmpeg reads it); requests logged in $SECRET_LOG.
+#   mixed.test -> 127.0.0.2 and 127.0.0.1; mapped.test -> ::ffff:127.0.0.1.
+#
+# Every attack is first shown to WORK through sbexec with "network":
+# "host" (the request reaches the internal service: the token or a line
+# in $SECRET_LOG), then to FAIL under the allow-list: no token, no new
+# line in $SECRET_LOG, and a net record with "allowed": false that names
+# the host (or the literal) refused. Reason wording is not asserted.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+LIMITS='"limits": {"timeoutMs": 20000}'
+# The system python when there is one: a pyenv shim costs 0.3 s a call.
+PYTHON=python3
+[ ! -x /usr/bin/python3 ] || PYTHON=/usr/bin/python3
+
+setup_file() {
+	export NET="$BATS_FILE_TMPDIR" NET_SKIP=
+	if [ "$(id -u)" -ne 0 ]; then
+		NET_SKIP="needs root for a private network and mount namespace"
+		return 0
+	fi
+	if [ -n "${SBEXEC_BACKEND:-}" ]; then
+		NET_SKIP="the allow-list is a bwrap feature (SBEXEC_BACKEND=$SBEXEC_BACKEND)"
+		return 0
+	fi
+	: >"$NET/pids"
+	if ! start_namespace; then
+		NET_SKIP="unshare -n -m or the private /etc/hosts failed: $(cat "$NET/ns.err")"
+		return 0
+	fi
+	make_media
+	start_origins
+}
+
+teardown_file() {
+	local pid
+	[ -f "$NET/pids" ] || return 0
+	while read -r pid; do
+		kill "$pid" 2>/dev/null || true
+	done <"$NET/pids"
+}
+
+setup() {
+	[ -z "$NET_SKIP" ] || skip "$NET_SKIP"
+	common_setup
+	PIDS=()
+}
+
+teardown() {
+	local pid
+	for pid in "${PIDS[@]}"; do
+		pkill -P "$pid" 2>/dev/null || true
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+}
+
+# ------------------------------------------------------------- helpers
+
+# in_ns CMD...: CMD in the test namespace (private network, /etc/hosts),
+# in the current directory. sbexec, its proxy, the direct ffprobe and the
+# origins all run there. (Not nsenter --wd: it opens the directory before
+# entering, and getcwd then answers "(unreachable)/...".)
+in_ns() {
+	nsenter -t "$NS_PID" -n -m -- sh -c 'cd "$1" && shift && exec "$@"' \
+		sh "$PWD" "$@"
+}
+
+# wait_file FILE: until FILE exists (5 s at most).
+wait_file() {
+	local _
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# net_hosts: the namespace's /etc/hosts.
+net_hosts() {
+	cat <<-'EOF'
+		127.0.0.1 localhost
+		::1 localhost
+		127.0.0.2 media.test
+		127.0.0.2 www.cdn.test
+		127.0.0.2 img.cdn.test
+		127.0.0.2 cdn.test
+		127.0.0.2 other.test
+		127.0.0.1 evil.test
+		10.1.2.3 lan.test
+		169.254.169.254 meta.test
+		127.0.0.2 mixed.test
+		127.0.0.1 mixed.test
+		::1 v6loop.test
+		::ffff:127.0.0.1 mapped.test
+	EOF
+}
+
+# start_namespace (setup_file): the private namespace, held by a sleep
+# whose pid is $NS_PID; 0 once media.test resolves in it.
+start_namespace() {
+	net_hosts >"$NET/hosts"
+	unshare -n -m sh -c 'ip link set lo up &&
+		ip addr add 10.1.2.3/32 dev lo &&
+		ip addr add 169.254.169.254/32 dev lo &&
+		mount --bind "$1" /etc/hosts && echo ready >"$2" &&
+		exec sleep 86400' sh "$NET/hosts" "$NET/ns.ready" \
+		>"$NET/ns.err" 2>&1 3>&- &
+	export NS_PID=$!
+	echo "$NS_PID" >>"$NET/pids"
+	wait_file "$NET/ns.ready" &&
+		in_ns getent hosts media.test | grep -q '^127\.0\.0\.2 '
+}
+
+# make_media (setup_file): $NET/media (clip.mp4; play.m3u8 with two
+# segments; evil.m3u8 whose segments are on evil.test; half.m3u8 whose
+# second segment is), $NET/internal ($TOKEN in secret.txt and
+# latest/meta-data, and copies of the media), and a self-signed
+# certificate for media.test.
+make_media() {
+	local m="$NET/media" i="$NET/internal"
+	mkdir -p "$m" "$i/latest"
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=media.test \
+		-keyout "$NET/key.pem" -out "$NET/cert.pem" 2>/dev/null
+	ffmpeg -nostdin -v error -f lavfi -i testsrc=duration=1:size=64x48:rate=10 \
+		-c:v mpeg4 -movflags +faststart "$m/clip.mp4"
+	# mpeg2video: mpeg4 part 2 segments do not decode on their own.
+	ffmpeg -nostdin -v error -f lavfi -i testsrc=duration=1:size=64x48:rate=10 \
+		-c:v mpeg2video -g 5 -f hls -hls_time 0.5 -hls_list_size 0 \
+		-hls_segment_filename "$m/seg%d.ts" "$m/play.m3u8"
+	[ "$(grep -c '^seg' "$m/play.m3u8")" -eq 2 ]
+	sed 's|^seg|http://evil.test/seg|' "$m/play.m3u8" >"$m/evil.m3u8"
+	sed 's|^seg1|http://evil.test/seg1|' "$m/play.m3u8" >"$m/half.m3u8"
+	export TOKEN="TOKEN_$RANDOM$RANDOM"
+	printf '1\n00:00:00,000 --> 00:00:01,000\n%s\n\n' "$TOKEN" >"$i/secret.txt"
+	cp "$i/secret.txt" "$i/latest/meta-data"
+	cp "$m/clip.mp4" "$m"/seg*.ts "$i/"
+}
+
+# start_origin NAME BIND PORT ROOT LOG [--tls CERT KEY] (setup_file):
+# test/origin.py in the namespace; its port is then in $NET/NAME.port.
+start_origin() {
+	local name=$1 bind=$2 port=$3 root=$4 log=$5
+	shift 5
+	nsenter -t "$NS_PID" -n -m -- "$PYTHON" "$BATS_TEST_DIRNAME/origin.py" \
+		--bind "$bind" --port "$port" --portfile "$NET/$name.port" \
+		--root "$root" --log "$log" "$@" >>"$NET/$name.err" 2>&1 3>&- &
+	echo $! >>"$NET/pids"
+	wait_file "$NET/$name.port"
+}
+
+# start_origins (setup_file): the origins of the header comment.
+start_origins() {
+	local tls=(--tls "$NET/cert.pem" "$NET/key.pem") a
+	export ORIGIN_LOG="$NET/origin.log" SECRET_LOG="$NET/secret.log"
+	: >"$ORIGIN_LOG"
+	: >"$SECRET_LOG"
+	start_origin http 127.0.0.2 0 "$NET/media" "$ORIGIN_LOG"
+	start_origin https 127.0.0.2 0 "$NET/media" "$ORIGIN_LOG" "${tls[@]}"
+	start_origin http80 127.0.0.2 80 "$NET/media" "$ORIGIN_LOG"
+	start_origin https443 127.0.0.2 443 "$NET/media" "$ORIGIN_LOG" "${tls[@]}"
+	for a in 127.0.0.1 ::1 10.1.2.3 169.254.169.254; do
+		start_origin "internal-$a" "$a" 80 "$NET/internal" "$SECRET_LOG"
+	done
+	HTTP_PORT=$(cat "$NET/http.port")
+	TLS_PORT=$(cat "$NET/https.port")
+	export HTTP_PORT TLS_PORT
+}
+
+# host_policy, none_policy: the test policy with network "host" or the
+# default "none"; allow_policy ALLOW [ADDRESSES [DENY]]: with the
+# allow-list, each argument the members of its array (JSON), ADDRESSES
+# "127.0.0.2/32" unless given. All with a 20 s time limit.
+host_policy() {
+	policy ", \"network\": \"host\", $LIMITS"
+}
+none_policy() {
+	policy ", $LIMITS"
+}
+allow_policy() {
+	local deny=
+	[ -z "${3:-}" ] || deny=", \"deny\": [$3]"
+	policy ", \"network\": {\"allow\": [$1]$deny,
+	  \"allowAddresses\": [${2-\"127.0.0.2/32\"}]}, $LIMITS"
+}
+
+# probe PROG URL: PROG (ffprobe, or "$BIN/ffprobe") prints nb_streams of
+# URL (1 for the media), in the namespace.
+probe() {
+	in_ns "$1" -v error -rw_timeout 5000000 \
+		-show_entries format=nb_streams -of csv=p=0 "$2"
+}
+
+# show_format PROG URL: PROG -show_format URL, in the namespace.
+show_format() {
+	in_ns "$1" -v error -rw_timeout 5000000 -show_format "$2"
+}
+
+# leak PROG URL: PROG (ffmpeg or "$BIN/ffmpeg") reads URL as subtitles
+# and prints them: $TOKEN when it reached an internal service.
+leak() {
+	in_ns "$1" -nostdin -v error -rw_timeout 5000000 -i "$2" -f srt -
+}
+
+# packets PROG URL: the video packets PROG (ffprobe) reads from URL.
+# (The streams of the HLS program are listed twice: read the top list.)
+packets() {
+	local out
+	out=$(in_ns "$1" -v error -rw_timeout 5000000 -count_packets \
+		-select_streams v:0 -show_entries stream=nb_read_packets \
+		-of json "$2") || return
+	"$PYTHON" -c 'import json, sys
+s = json.load(sys.stdin).get("streams", [])
+print(s[0]["nb_read_packets"] if s else 0)' <<<"$out"
+}
+
+# hits [LOG]: requests the internal services ($SECRET_LOG) or LOG have
+# had. An origin logs a request before it answers, and sbexec's proxy
+# ends with sbexec: once the command is done, no request is on its way.
+hits() {
+	wc -l <"${1:-$SECRET_LOG}"
+}
+
+# mark_audit: later net_counts and assert_* look only at audit lines
+# written after this.
+mark_audit() {
+	AUDIT_MARK=0
+	[ ! -f "$AUDIT" ] || AUDIT_MARK=$(wc -l <"$AUDIT")
+}
+
+# net_counts NEEDLE [PORT]: "ALLOWED REFUSED", how many net records since
+# mark_audit name NEEDLE (in host, address or reason, or in the target
+# when host is null) and are allowed with bytesDown > 0, or refused;
+# with PORT, only records of that port.
+net_counts() {
+	"$PYTHON" - "$AUDIT" "${AUDIT_MARK:-0}" "$@" <<-'EOF'
+		import json, sys
+		path, mark, needle = sys.argv[1:4]
+		port = int(sys.argv[4]) if len(sys.argv) > 4 else None
+		try:
+		    lines = open(path).read().splitlines()[int(mark):]
+		except FileNotFoundError:
+		    lines = []
+		allowed = refused = 0
+		for line in lines:
+		    r = json.loads(line)
+		    if r["type"] != "net" or (port and r.get("port") != port):
+		        continue
+		    where = [r.get("host"), r.get("address"), r.get("reason")]
+		    if r.get("host") is None:
+		        where.append(r.get("target"))
+		    if not any(needle in str(w) for w in where if w is not None):
+		        continue
+		    allowed += r["allowed"] is True and r["bytesDown"] > 0
+		    refused += r["allowed"] is False
+		print(allowed, refused)
+	EOF
+}
+
+# net_tail: the last audit lines, for a failure message.
+net_tail() {
+	tail -n 4 "$AUDIT" 2>/dev/null || echo "(no audit file)"
+}
+
+# assert_allowed NEEDLE [PORT]: an allowed net record for NEEDLE, with
+# bytes down, since mark_audit.
+assert_allowed() {
+	local n
+	n=$(net_counts "$@")
+	[ "${n% *}" -ge 1 ] ||
+		fail "no allowed net record with bytesDown > 0 for $* since the run; audit: $(net_tail)"
+}
+
+# assert_refused NEEDLE: a refused net record names NEEDLE since
+# mark_audit, and no allowed one does.
+assert_refused() {
+	local n
+	n=$(net_counts "$1")
+	[ "${n#* }" -ge 1 ] ||
+		fail "no net record with \"allowed\":false naming $1; audit: $(net_tail)"
+	[ "${n% *}" -eq 0 ] ||
+		fail "an allowed net record names $1; audit: $(net_tail)"
+}
+
+# assert_command_failed: the last run was the command's own failure
+# (1-123), not sbexec refusing the policy or the command (125, 126).
+assert_command_failed() {
+	[ "$status" -ge 1 ] && [ "$status" -le 123 ] ||
+		fail "expected the command's own failure, got status $status: $output"
+}
+
+# assert_leak_stopped URL NEEDLE: through sbexec, with the allow-list
+# already written, URL yields no token and no request at the internal
+# services, and a refused net record names NEEDLE.
+assert_leak_stopped() {
+	local before
+	before=$(hits)
+	mark_audit
+	run leak "$BIN/ffmpeg" "$1"
+	assert_command_failed
+	refute_output --partial "$TOKEN"
+	assert_equal "$(hits)" "$before"
+	assert_refused "$2"
+}
+
+# assert_leaks_with_host URL: with network "host", ffmpeg through sbexec
+# prints the token from URL (the attack works).
+assert_leaks_with_host() {
+	host_policy
+	run leak "$BIN/ffmpeg" "$1"
+	assert_success
+	assert_output --partial "$TOKEN"
+}
+
+# assert_name_refused NAME: NAME resolves to an internal service. With
+# network "host", http://NAME/secret.txt gives the token through sbexec;
+# with NAME allowed by name but only 127.0.0.2/32 by address, it does
+# not, while media.test (allowed, 127.0.0.2) still works.
+assert_name_refused() {
+	local url="http://$1/secret.txt"
+	assert_leaks_with_host "$url"
+	allow_policy "\"$1\", \"media.test\""
+	assert_leak_stopped "$url" "$1"
+	run -0 probe "$BIN/ffprobe" "http://media.test/clip.mp4"
+	assert_output 1
+}
+
+# recorder tcp|udp|unix: a socat listener in the namespace on 127.0.0.1
+# (a free port, in $REC_PORT) or at $REC_SOCK, appending to $REC_LOG
+# "conn" for each connection (tcp, unix) or the bytes received (udp).
+recorder() {
+	REC_LOG="$T/recorder.log"
+	REC_SOCK="$T/service.sock"
+	: >"$REC_LOG"
+	REC_PORT=$(in_ns "$PYTHON" -c 'import socket, sys
+s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' \
+		"$([ "$1" = udp ] && echo SOCK_DGRAM || echo SOCK_STREAM)")
+	local addr
+	case $1 in
+	tcp) addr="TCP-LISTEN:$REC_PORT,bind=127.0.0.1,reuseaddr,fork" ;;
+	udp) addr="UDP-RECV:$REC_PORT,bind=127.0.0.1" ;;
+	unix) addr="UNIX-LISTEN:$REC_SOCK,unlink-early,fork" ;;
+	esac
+	if [ "$1" = udp ]; then
+		nsenter -t "$NS_PID" -n -m -- socat -u "$addr" \
+			"OPEN:$REC_LOG,append" >>"$T/socat.err" 2>&1 3>&- &
+	else
+		nsenter -t "$NS_PID" -n -m -- socat "$addr" \
+			SYSTEM:"echo conn >>'$REC_LOG'" >>"$T/socat.err" 2>&1 3>&- &
+	fi
+	PIDS+=($!)
+	local _
+	for _ in $(seq 100); do
+		case $1 in
+		tcp) in_ns ss -Hltn "sport = :$REC_PORT" | grep -q . && return 0 ;;
+		udp) in_ns ss -Hlun "sport = :$REC_PORT" | grep -q . && return 0 ;;
+		unix) [ -S "$REC_SOCK" ] && return 0 ;;
+		esac
+		sleep 0.05
+	done
+	fail "the $1 recorder did not start: $(cat "$T/socat.err")"
+}
+
+# recorded: the bytes in $REC_LOG (5 a connection, "conn\n"), once
+# socat's child has had the time to write.
+recorded() {
+	sleep 0.2
+	wc -c <"$REC_LOG"
+}
+
+# ------------------------------------------------- none and host, as before
+
+@test "network none: sbexec cannot reach the http origin (as before)" {
+	local url="http://media.test:$HTTP_PORT/clip.mp4"
+	run -0 probe ffprobe "$url"
+	assert_output 1
+	none_policy
+	local before
+	before=$(hits "$ORIGIN_LOG")
+	run probe "$BIN/ffprobe" "$url"
+	assert_command_failed
+	refute_output 1
+	assert_equal "$(hits "$ORIGIN_LOG")" "$before"
+}
+
+@test "network host: sbexec reaches the http origin and the internal service (as before)" {
+	host_policy
+	run -0 probe "$BIN/ffprobe" "http://media.test:$HTTP_PORT/clip.mp4"
+	assert_output 1
+	assert_leaks_with_host "http://evil.test/secret.txt"
+	run in_ns "$SBEXEC" sh -c 'echo "[${http_proxy-unset}]"'
+	assert_output "[unset]"
+}
+
+# ------------------------------------------------------------- allowed
+
+@test "allow-list: an allowed http URL works through the ffprobe symlink, as ffprobe alone sees it" {
+	local url="http://media.test:$HTTP_PORT/clip.mp4" direct before
+	run -0 show_format ffprobe "$url"
+	assert_line nb_streams=1
+	direct=$output
+	allow_policy "\"media.test:$HTTP_PORT\""
+	before=$(grep -c " media.test:$HTTP_PORT\$" "$ORIGIN_LOG")
+	mark_audit
+	run -0 show_format "$BIN/ffprobe" "$url"
+	assert_equal "$output" "$direct"
+	assert_allowed media.test "$HTTP_PORT"
+	[ "$(grep -c " media.test:$HTTP_PORT\$" "$ORIGIN_LOG")" -gt "$before" ]
+	run audit_get net 'r["method"] in ("GET", "HEAD") and r["address"]'
+	assert_output '"127.0.0.2"'
+}
+
+@test "allow-list: an allowed https URL works through CONNECT, as ffprobe alone sees it" {
+	local url="https://media.test:$TLS_PORT/clip.mp4" direct
+	run -0 show_format ffprobe "$url"
+	assert_line nb_streams=1
+	direct=$output
+	allow_policy "\"media.test:$TLS_PORT\""
+	mark_audit
+	run -0 show_format "$BIN/ffprobe" "$url"
+	assert_equal "$output" "$direct"
+	assert_allowed media.test "$TLS_PORT"
+	run audit_get net '[r["method"], r["host"], r["port"]]'
+	assert_output "[\"CONNECT\", \"media.test\", $TLS_PORT]"
+}
+
+@test "allow-list: an entry without :port allows 80 for GET and 443 for CONNECT, no other port" {
+	allow_policy '"media.test"'
+	run -0 probe "$BIN/ffprobe" "http://media.test/clip.mp4"
+	assert_output 1
+	run -0 probe "$BIN/ffprobe" "https://media.test/clip.mp4"
+	assert_output 1
+	local url before
+	for url in "http://media.test:$HTTP_PORT/clip.mp4?port" \
+	    "https://media.test:$TLS_PORT/clip.mp4?port"; do
+		run -0 probe ffprobe "$url"
+		before=$(grep -c 'clip.mp4?port' "$ORIGIN_LOG")
+		mark_audit
+		run probe "$BIN/ffprobe" "$url"
+		assert_command_failed
+		refute_output 1
+		assert_equal "$(grep -c 'clip.mp4?port' "$ORIGIN_LOG")" "$before"
+		assert_refused media.test
+	done
+}
+
+@test "allow-list: inside, http_proxy=http://127.0.0.1:3128 whatever the host sets, and no no_proxy" {
+	allow_policy "\"media.test:$HTTP_PORT\""
+	http_proxy=http://10.9.9.9:1 no_proxy='*' NO_PROXY='*' \
+		run -0 in_ns "$SBEXEC" sh -c env
+	assert_line "http_proxy=http://127.0.0.1:3128"
+	refute_line --regexp '^(no_proxy|NO_PROXY)='
+	# Even where the policy passes the host's names through (or refuses
+	# such a policy): never the host's proxy, never a bypass.
+	policy ", \"envAllowList\": [\"PATH\", \"http_proxy\", \"no_proxy\"],
+	  \"network\": {\"allow\": [\"media.test\"]}, $LIMITS"
+	http_proxy=http://10.9.9.9:1 no_proxy='*' \
+		run in_ns "$SBEXEC" sh -c env
+	if [ "$status" -ne 125 ]; then
+		assert_success
+		assert_line "http_proxy=http://127.0.0.1:3128"
+		refute_line --regexp '^no_proxy='
+	fi
+}
+
+@test "allow-list: an HLS playlist and its segments on the allowed origin play" {
+	local url="http://media.test:$HTTP_PORT/play.m3u8"
+	run -0 packets ffprobe "$url"
+	assert_output 10
+	allow_policy "\"media.test:$HTTP_PORT\""
+	mark_audit
+	run -0 packets "$BIN/ffprobe" "$url"
+	assert_output 10
+	assert_allowed media.test "$HTTP_PORT"
+}
+
+# ------------------------------------------------------------ by name
+
+@test "allow-list: deny wins over allow (*.cdn.test allowed, www.cdn.test denied)" {
+	local url="http://www.cdn.test:$HTTP_PORT/clip.mp4"
+	host_policy
+	run -0 probe "$BIN/ffprobe" "$url"
+	assert_output 1
+	allow_policy "\"*.cdn.test:$HTTP_PORT\"" '"127.0.0.2/32"' '"www.cdn.test"'
+	run -0 probe "$BIN/ffprobe" "http://img.cdn.test:$HTTP_PORT/clip.mp4"
+	assert_output 1
+	mark_audit
+	run probe "$BIN/ffprobe" "$url"
+	assert_command_failed
+	refute_output 1
+	assert_refused www.cdn.test
+}
+
+@test "allow-list: a host not on the list is refused" {
+	local url="http://other.test:$HTTP_PORT/clip.mp4"
+	host_policy
+	run -0 probe "$BIN/ffprobe" "$url"
+	assert_output 1
+	allow_policy "\"media.test:$HTTP_PORT\""
+	run -0 probe "$BIN/ffprobe" "http://media.test:$HTTP_PORT/clip.mp4"
+	mark_audit
+	run probe "$BIN/ffprobe" "$url"
+	assert_command_failed
+	refute_output 1
+	assert_refused other.test
+}
+
+@test "allow-list: *.cdn.test matches www.cdn.test, not cdn.test itself" {
+	local url="http://cdn.test:$HTTP_PORT/clip.mp4"
+	host_policy
+	run -0 probe "$BIN/ffprobe" "$url"
+	assert_output 1
+	allow_policy "\"*.cdn.test:$HTTP_PORT\""
+	run -0 probe "$BIN/ffprobe" "http://www.cdn.test:$HTTP_PORT/clip.mp4"
+	assert_output 1
+	mark_audit
+	run probe "$BIN/ffprobe" "$url"
+	assert_command_failed
+	refute_output 1
+	assert_refused cdn.test
+}
+
+# ------------------------------------------- redirects and playlists
+
+@test "allow-list: a redirect from the allowed origin to evil.test (127.0.0.1) is refused" {
+	local url="http://media.test:$HTTP_PORT/redirect?to=http://evil.test/secret.txt"
+	assert_leaks_with_host "$url"
+	allow_policy "\"media.test:$HTTP_PORT\""
+	assert_leak_stopped "$url" evil.test
+	assert_allowed media.test "$HTTP_PORT"
+}
+
+@test "allow-list: a redirect to http://169.254.169.254/latest/meta-data/ is refused" {
+	local url="http://media.test:$HTTP_PORT/redirect?to=http://169.254.169.254/latest/meta-data/"
+	assert_leaks_with_host "$url"
+	grep -q '^GET /latest/meta-data/ 169.254.169.254$' "$SECRET_LOG"
+	allow_policy "\"media.test:$HTTP_PORT\""
+	assert_leak_stopped "$url" 169.254.169.254
+	assert_allowed media.test "$HTTP_PORT"
+}
+
+@test "allow-list: HLS segments on evil.test (127.0.0.1) are refused" {
+	local url="http://media.test:$HTTP_PORT/evil.m3u8" before
+	host_policy
+	before=$(hits)
+	run -0 packets "$BIN/ffprobe" "$url"
+	assert_output 10
+	[ "$(hits)" -gt "$before" ]
+	grep -q '^GET /seg0.ts evil.test$' "$SECRET_LOG"
+	allow_policy "\"media.test:$HTTP_PORT\""
+	before=$(hits)
+	mark_audit
+	run packets "$BIN/ffprobe" "$url"
+	[ "$status" -ne 0 ] || [ -z "$output" ] || [ "$output" = 0 ] ||
+		fail "read $output packets from segments on evil.test"
+	[ "$status" -lt 124 ] || fail "sbexec refused the run: $output"
+	assert_equal "$(hits)" "$before"
+	assert_refused evil.test
+	assert_allowed media.test "$HTTP_PORT"
+	# The first segment on the origin, the second on evil.test: only the
+	# first is read.
+	mark_audit
+	run packets "$BIN/ffprobe" "http://media.test:$HTTP_PORT/half.m3u8"
+	[ "$status" -lt 124 ] || fail "sbexec refused the run: $output"
+	refute_output 10
+	assert_equal "$(hits)" "$before"
+	assert_refused evil.test
+}
+
+# ---------------------------------------------------------- IP literals
+
+@test "allow-list: 127.0.0.1 in any spelling (plain, user-info, decimal, octal, hex, IPv6-mapped) is refused" {
+	local urls=(http://127.0.0.1/secret.txt
+		http://media.test@127.0.0.1/secret.txt
+		http://2130706433/secret.txt
+		http://0177.0.0.1/secret.txt
+		http://0x7f.0.0.1/secret.txt
+		'http://[::ffff:127.0.0.1]/secret.txt')
+	local needles=(127.0.0.1 127.0.0.1 2130706433 0177.0.0.1 0x7f.0.0.1
+		::ffff:127.0.0.1)
+	local i
+	for i in "${!urls[@]}"; do
+		assert_leaks_with_host "${urls[$i]}"
+	done
+	# media.test (port 80) is allowed: the user-info names it.
+	allow_policy '"media.test"'
+	run -0 probe "$BIN/ffprobe" "http://media.test/clip.mp4"
+	for i in "${!urls[@]}"; do
+		assert_leak_stopped "${urls[$i]}" "${needles[$i]}"
+	done
+}
+
+@test "allow-list: an IP literal is refused even for an allowed address (names only)" {
+	local urls=("http://127.0.0.2:$HTTP_PORT/clip.mp4?literal"
+		"http://2130706434:$HTTP_PORT/clip.mp4?literal"
+		"https://[::ffff:127.0.0.2]:$TLS_PORT/clip.mp4?literal")
+	local needles=(127.0.0.2 2130706434 ::ffff:127.0.0.2) i before
+	host_policy
+	for i in "${!urls[@]}"; do
+		run -0 probe "$BIN/ffprobe" "${urls[$i]}"
+		assert_output 1
+	done
+	allow_policy "\"media.test:$HTTP_PORT\", \"media.test:$TLS_PORT\""
+	for i in "${!urls[@]}"; do
+		before=$(grep -c 'clip.mp4?literal' "$ORIGIN_LOG")
+		mark_audit
+		run probe "$BIN/ffprobe" "${urls[$i]}"
+		assert_command_failed
+		refute_output 1
+		assert_equal "$(grep -c 'clip.mp4?literal' "$ORIGIN_LOG")" "$before"
+		assert_refused "${needles[$i]}"
+	done
+}
+
+# ------------------------------------------- names resolving to inside
+
+@test "allow-list: evil.test (127.0.0.1, loopback) is refused though allowed by name" {
+	assert_name_refused evil.test
+}
+
+@test "allow-list: lan.test (10.1.2.3, private) is refused though allowed by name" {
+	assert_name_refused lan.test
+}
+
+@test "allow-list: meta.test (169.254.169.254, link-local) is refused though allowed by name" {
+	assert_name_refused meta.test
+}
+
+@test "allow-list: v6loop.test (::1) is refused though allowed by name" {
+	assert_name_refused v6loop.test
+}
+
+@test "allow-list: mapped.test (::ffff:127.0.0.1) is refused though allowed by name" {
+	assert_name_refused mapped.test
+}
+
+@test "allow-list: mixed.test (127.0.0.2 and 127.0.0.1) is refused: any bad address refuses" {
+	local url="http://mixed.test/clip.mp4?mixed" before
+	host_policy
+	run -0 probe "$BIN/ffprobe" "$url"
+	assert_output 1
+	allow_policy '"mixed.test", "media.test"'
+	run -0 probe "$BIN/ffprobe" "http://media.test/clip.mp4"
+	before=$(cat "$ORIGIN_LOG" "$SECRET_LOG" | grep -c 'clip.mp4?mixed')
+	mark_audit
+	run probe "$BIN/ffprobe" "$url"
+	assert_command_failed
+	refute_output 1
+	assert_equal "$(cat "$ORIGIN_LOG" "$SECRET_LOG" | grep -c 'clip.mp4?mixed')" "$before"
+	assert_refused mixed.test
+}
+
+# --------------------------------------------- protocols past the proxy
+
+@test "allow-list: tcp: and rtmp: ignore the proxy and reach nothing (network host: they do)" {
+	recorder tcp
+	host_policy
+	run in_ns "$BIN/ffmpeg" -nostdin -v error -rw_timeout 5000000 \
+		-i "tcp://127.0.0.1:$REC_PORT" -f null -
+	run in_ns "$BIN/ffmpeg" -nostdin -v error -rw_timeout 5000000 \
+		-i "rtmp://127.0.0.1:$REC_PORT/x" -f null -
+	assert_equal "$(recorded)" 10 # two connections
+	allow_policy '"media.test"'
+	run -0 probe "$BIN/ffprobe" "http://media.test/clip.mp4"
+	run in_ns "$BIN/ffmpeg" -nostdin -v error -rw_timeout 5000000 \
+		-i "tcp://127.0.0.1:$REC_PORT" -f null -
+	assert_command_failed
+	run in_ns "$BIN/ffmpeg" -nostdin -v error -rw_timeout 5000000 \
+		-i "rtmp://127.0.0.1:$REC_PORT/x" -f null -
+	assert_command_failed
+	assert_equal "$(recorded)" 10
+}
+
+@test "allow-list: udp: ignores the proxy; its datagrams stay in the sandbox (network host: they arrive)" {
+	recorder udp
+	host_policy
+	run in_ns "$BIN/ffmpeg" -nostdin -v error -f lavfi \
+		-i testsrc=duration=0.2:size=64x48:rate=10 -f mpegts \
+		"udp://127.0.0.1:$REC_PORT"
+	local got
+	got=$(recorded)
+	[ "$got" -gt 0 ]
+	allow_policy '"media.test"'
+	run -0 probe "$BIN/ffprobe" "http://media.test/clip.mp4"
+	run in_ns "$BIN/ffmpeg" -nostdin -v error -f lavfi \
+		-i testsrc=duration=0.2:size=64x48:rate=10 -f mpegts \
+		"udp://127.0.0.1:$REC_PORT"
+	[ "$status" -lt 124 ] || fail "sbexec refused the run: $output"
+	assert_equal "$(recorded)" "$got"
+}
+
+@test "allow-list: unix: reaches a host socket directly, not through sbexec" {
+	recorder unix
+	run in_ns ffmpeg -nostdin -v error -rw_timeout 5000000 \
+		-i "unix:$REC_SOCK" -f null -
+	assert_equal "$(recorded)" 5
+	allow_policy '"media.test"'
+	run -0 probe "$BIN/ffprobe" "http://media.test/clip.mp4"
+	run in_ns "$BIN/ffmpeg" -nostdin -v error -rw_timeout 5000000 \
+		-i "unix:$REC_SOCK" -f null -
+	assert_command_failed
+	assert_output --partial "Operation not permitted"
+	assert_equal "$(recorded)" 5
+}
+
+# --------------------------------------- native code talks to the proxy
+
+# The command may be native code: it speaks to the proxy directly.
+# talk.py sends each raw request on its own connection and prints the
+# status line of the answer.
+@test "allow-list: raw requests to the proxy: only absolute GET/HEAD and CONNECT to allowed hosts pass" {
+	cat >talk.py <<-'EOF'
+		import socket, sys
+		for req in sys.argv[1:]:
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(req.replace("\\r\\n", "\r\n").encode())
+		    data = b""
+		    while b"\r\n" not in data:
+		        chunk = s.recv(4096)
+		        if not chunk:
+		            break
+		        data += chunk
+		    print(data.split(b"\r\n")[0].decode("latin-1") or "(closed)")
+	EOF
+	allow_policy "\"media.test:$HTTP_PORT\""
+	local h="media.test:$HTTP_PORT" before
+	before=$(hits)
+	run -0 --separate-stderr in_ns "$SBEXEC" sh -c '/usr/bin/python3 talk.py "$@"' sh \
+		"GET http://$h/clip.mp4?talk=get HTTP/1.1\r\nHost: $h\r\n\r\n" \
+		"HEAD http://$h/clip.mp4?talk=head HTTP/1.1\r\nHost: $h\r\n\r\n" \
+		"POST http://$h/clip.mp4?talk=post HTTP/1.1\r\nHost: $h\r\nContent-Length: 0\r\n\r\n" \
+		"GET /clip.mp4?talk=origin-form HTTP/1.1\r\nHost: $h\r\n\r\n" \
+		"GET http://evil.test/secret.txt?talk=evil HTTP/1.1\r\nHost: evil.test\r\n\r\n" \
+		"GET http://media.test@127.0.0.1/secret.txt?talk=userinfo HTTP/1.1\r\nHost: evil.test\r\n\r\n" \
+		"CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n" \
+		"CONNECT evil.test:80 HTTP/1.1\r\nHost: evil.test:80\r\n\r\n" \
+		"GET http://$h/clip.mp4?talk=first HTTP/1.1\r\nHost: $h\r\n\r\nGET http://evil.test/secret.txt?talk=second HTTP/1.1\r\nHost: evil.test\r\n\r\n"
+	[ "${#lines[@]}" -eq 9 ] || fail "9 status lines expected: $output"
+	assert_line --index 0 --regexp '^HTTP/1\.[01] 200 '
+	assert_line --index 1 --regexp '^HTTP/1\.[01] 200 '
+	local i
+	for i in 2 3 4 5 6 7; do
+		assert_line --index "$i" --regexp '^HTTP/1\.[01] 4[0-9][0-9] '
+	done
+	grep -q '^GET /clip.mp4?talk=get ' "$ORIGIN_LOG"
+	grep -q '^HEAD /clip.mp4?talk=head ' "$ORIGIN_LOG"
+	run grep -E 'talk=(post|origin-form)' "$ORIGIN_LOG"
+	assert_failure
+	assert_equal "$(hits)" "$before"
+}
+
+# ---------------------------------------------------- backend and --check
+
+@test "the Landlock backend refuses a network object: exit 125, one line" {
+	[ "$(landlock_abi)" -ge 3 ] || skip "no Landlock ABI 3 here"
+	local net='"network": {"allow": ["media.test"]}'
+	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\"},
+	  \"audit\": \"$AUDIT\", \"sandbox\": \"bwrap\", $net}"
+	run -0 sbx --check
+	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\"},
+	  \"audit\": \"$AUDIT\", \"sandbox\": \"landlock\", $net}"
+	run -125 "$BIN/ffprobe" -version
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp '^sbexec: '
+	assert_output --regexp '[Ll]andlock'
+	# Per command too: ffprobe under Landlock inherits the object.
+	write_policy "{\"commands\": {\"ffprobe\": {\"path\": \"/usr/bin/ffprobe\",
+	  \"sandbox\": \"landlock\"}}, \"audit\": \"$AUDIT\", $net}"
+	run -125 "$BIN/ffprobe" -version
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp '[Ll]andlock'
+}
+
+@test "--check prints the allow-list, the deny-list and allowAddresses" {
+	allow_policy "\"media.test:$HTTP_PORT\", \"*.cdn.test\"" \
+		'"127.0.0.2/32", "10.9.0.0/16"' '"www.cdn.test"'
+	run -0 sbx --check
+	assert_output --partial "media.test:$HTTP_PORT"
+	assert_output --partial '*.cdn.test'
+	assert_output --partial www.cdn.test
+	assert_output --partial 127.0.0.2/32
+	assert_output --partial 10.9.0.0/16
+	refute_line "network: none (loopback only)"
+}
