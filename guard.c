@@ -7,6 +7,7 @@
  * that enters Landlock and seccomp after everything else, then execs. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -19,30 +20,57 @@
 #include "tree.h"
 #include "util.h"
 
+struct command_args {
+	const struct landlock *l;
+	char *const *argv, *const *envp;
+	const sigset_t *mask;
+	const struct sigaction *pipe;
+	pid_t guard;
+	int err;		/* written to when the setup fails */
+};
+
 /* The command's process: its own session (no terminal to inject into),
- * dies with the guard, then the sandbox, then exec. A failure is told
- * to the guard through ERR, and said on stderr. */
-static _Noreturn void command(const struct landlock *l, char *const *argv,
-    char *const *envp, const sigset_t *mask, const struct sigaction *pipe,
-    int err, pid_t guard)
+ * dies with the guard, then the sandbox, then exec. It borrows the
+ * guard's memory until then (CLONE_VM|CLONE_VFORK); a failure is told
+ * to the guard through A->err, and said on stderr. Session, PDEATHSIG, descriptor
+ * table, signal state, no_new_privs, Landlock domain and seccomp filter
+ * are each the task's own, which such a child has. */
+static int command(void *arg)
 {
+	struct command_args *a = arg;
 	const char *what = "setsid";
 
 	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 ||
-	    getppid() != guard)
+	    getppid() != a->guard)
 		goto fail;
-	sigaction(SIGPIPE, pipe, NULL);
-	sigprocmask(SIG_SETMASK, mask, NULL);
+	sigaction(SIGPIPE, a->pipe, NULL);
+	sigprocmask(SIG_SETMASK, a->mask, NULL);
 	what = "close_range";
 	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0 ||
-	    landlock_enter(l, &what) < 0)
+	    landlock_enter(a->l, &what) < 0)
 		goto fail;
-	what = argv[0];
-	execve(argv[0], argv, envp);
+	what = a->argv[0];
+	execve(a->argv[0], a->argv, a->envp);
 fail:
 	dprintf(2, "sbexec: Landlock sandbox: %s: %s\n", what, strerror(errno));
-	(void)!write(err, "x", 1);
+	(void)!write(a->err, "x", 1);
 	_exit(EXIT_SBEXEC);
+}
+
+/* The command's process, started without copying the guard (forked in
+ * the sanitizer build, as supervise.c's child). */
+static pid_t start_command(struct command_args *a)
+{
+	static char stack[32 * 1024] __attribute__((aligned(16)));
+	pid_t pid;
+
+	if (FORK_ONLY) {
+		if ((pid = fork()) == 0)
+			command(a);
+		return pid;
+	}
+	return clone(command, stack + sizeof(stack),
+	    CLONE_VM | CLONE_VFORK | SIGCHLD, a);
 }
 
 /* The command ended with ST: kill what is left and report its status as
@@ -79,7 +107,8 @@ static _Noreturn void watch(pid_t cmd, const sigset_t *set)
 _Noreturn void guard_run(const struct landlock *l, char *const *argv,
     char *const *envp, const sigset_t *mask, const struct sigaction *pipe)
 {
-	pid_t parent = getppid(), self = getpid(), cmd;
+	struct command_args a = { l, argv, envp, mask, pipe, getpid(), -1 };
+	pid_t parent = getppid(), cmd;
 	sigset_t set;
 	int err[2];
 	char c;
@@ -93,12 +122,11 @@ _Noreturn void guard_run(const struct landlock *l, char *const *argv,
 	    prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent ||
 	    pipe2(err, O_CLOEXEC) < 0)
 		_exit(EXIT_SBEXEC);
-	if ((cmd = fork()) < 0)
+	a.err = err[1];
+	if ((cmd = start_command(&a)) < 0)
 		_exit(EXIT_SBEXEC);
-	if (cmd == 0)
-		command(l, argv, envp, mask, pipe, err[1], self);
 	close(err[1]);
-	dprintf(STATUS_FD, "{ \"child-pid\": %d }\n", (int)self);
+	dprintf(STATUS_FD, "{ \"child-pid\": %d }\n", (int)a.guard);
 	if (read(err[0], &c, 1) != 0) {
 		/* Setup failed: no exit-code, as bwrap when it cannot. */
 		tree_kill();

@@ -143,19 +143,6 @@ static _Noreturn void child(struct sup *s, char *const *argv,
 	    EXIT_NOTFOUND : EXIT_DENIED, argv[0]);
 }
 
-/* ASan cannot follow a clone onto another stack (false reports, a
- * warning on stderr): the sanitizer build forks. */
-#if defined(__SANITIZE_ADDRESS__)
-#define FORK_ONLY 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FORK_ONLY 1
-#endif
-#endif
-#ifndef FORK_ONLY
-#define FORK_ONLY 0
-#endif
-
 struct child_args {
 	struct sup *s;
 	char *const *argv, *const *envp;

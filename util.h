@@ -46,4 +46,17 @@ long long now_ms(void);
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 
+/* ASan cannot follow a clone onto another stack (false reports, a
+ * warning on stderr): the sanitizer build forks where sbexec clones. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FORK_ONLY 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FORK_ONLY 1
+#endif
+#endif
+#ifndef FORK_ONLY
+#define FORK_ONLY 0
+#endif
+
 #endif
