@@ -78,6 +78,18 @@ FFW='"ffmpeg": {"path": "/usr/bin/ffmpeg", "filesystem": {"allowWrite": ["."]}}'
 	assert_output '["filesystem.allowWrite"]'
 }
 
+@test "network for one command: its allow-list replaces the inherited value whole" {
+	commands_policy '"sh": {"path": "/bin/sh",
+	    "network": {"allow": ["media.example.com"]}}, "sh2": "/bin/sh"'
+	run sbx sh -c 'echo "[$http_proxy]"'
+	assert_success
+	assert_output "[http://127.0.0.1:3128]"
+	run audit_get start 'r["overrides"]'
+	assert_output '["network"]'
+	run sbx sh2 -c 'echo "[${http_proxy:-}]"'
+	assert_output "[]"
+}
+
 @test "envAllowList for one command: the name reaches it and not the other" {
 	commands_policy '"sh": {"path": "/bin/sh", "envAllowList": ["PATH", "SBEXEC_T"]},
 	    "sh2": "/bin/sh"'
