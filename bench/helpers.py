@@ -8,7 +8,8 @@ number (it exits non-zero only when it cannot measure at all).
   table BASE TIMINGS...   a Markdown table from timer output files
   get TIMINGS LABEL       the median (ns) of LABEL, or "" if it failed
   tail RAW LABEL MS       runs of LABEL slower than its median + MS ms
-  peakrss RUNS -- CMD...  sbexec's own peak RSS (VmHWM, KiB), max of RUNS
+  peakrss RUNS -- CMD...  sbexec's own peak RSS (VmHWM, KiB), max of RUNS,
+                          and the largest RssAnon sampled
   scale N ROUNDS DIR -- NATIVE... -- SBEXEC...   concurrency test
   strace-count FILE       `strace -c` output -> "name count" lines
   phases TOOL POLICY FILE...  phases of traced runs of sbexec alone
@@ -197,15 +198,18 @@ def cmd_table(args):
 
 # ---------------------------------------------------------------- memory
 def hwm_kib(pid):
-    """VmHWM of PID in KiB, or None once it is a zombie (no Vm lines)."""
+    """(VmHWM, RssAnon) of PID in KiB, or None once it is a zombie (no
+    Vm lines). RssAnon is sbexec's own memory (heap, stack, data); the
+    rest of its RSS is the binary's pages, shared through the page cache."""
+    v = {}
     try:
         with open("/proc/%d/status" % pid) as f:
             for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
+                if line.startswith(("VmHWM:", "RssAnon:")):
+                    v[line.split(":")[0]] = int(line.split()[1])
     except OSError:
         pass
-    return None
+    return (v["VmHWM"], v.get("RssAnon", 0)) if "VmHWM" in v else None
 
 
 def peak_once(argv):
@@ -225,31 +229,32 @@ def peak_once(argv):
 
     t = threading.Thread(target=drain)
     t.start()
-    peak, samples = 0, 0
+    peak, anon, samples = 0, 0, 0
     while True:
         v = hwm_kib(p.pid)
         if v is None:
             break
-        peak, samples = max(peak, v), samples + 1
+        peak, anon, samples = max(peak, v[0]), max(anon, v[1]), samples + 1
         if p.poll() is not None:
             break
         time.sleep(0.002)
     t.join()
     p.wait()
-    return peak, samples, total[0], p.returncode
+    return peak, samples, total[0], p.returncode, anon
 
 
 def cmd_peakrss(args):
     runs = int(args[0])
     argv = args[2:]
-    peaks, bytes_out, samples, rc = [], 0, 0, 0
+    peaks, anons, bytes_out, samples, rc = [], [], 0, 0, 0
     for _ in range(runs):
-        pk, n, b, rc1 = peak_once(argv)
+        pk, n, b, rc1, an = peak_once(argv)
         peaks.append(pk)
+        anons.append(an)
         bytes_out, samples = b, min(samples or n, n)
         rc = rc or rc1
-    print("%d %d %d %d %d" % (max(peaks), min(peaks), bytes_out, samples,
-                              rc))
+    print("%d %d %d %d %d %d" % (max(peaks), min(peaks), bytes_out, samples,
+                                 rc, max(anons)))
 
 
 # ---------------------------------------------------------------- scale
