@@ -155,3 +155,14 @@ attack() {
 	"$ff" -nostdin -v error -f lavfi -i anullsrc \
 		-af ladspa=file=./payload.so -t 0.1 -f null -
 }
+
+# kill_pids: end each process a test started in the background (PIDS)
+# with the children it started, and reap it.
+kill_pids() {
+	local pid
+	for pid in "${PIDS[@]}"; do
+		pkill -P "$pid" 2>/dev/null || true
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+}

@@ -70,12 +70,7 @@ setup() {
 }
 
 teardown() {
-	local pid
-	for pid in "${PIDS[@]}"; do
-		pkill -P "$pid" 2>/dev/null || true
-		kill "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	done
+	kill_pids
 }
 
 # ------------------------------------------------------------- helpers
