@@ -727,6 +727,30 @@ recorded() {
 # The command may be native code: it speaks to the proxy directly.
 # talk.py sends each raw request on its own connection and prints the
 # status line of the answer.
+# Native code inside (python here, as a loaded library would) opening its
+# own sockets: under the allow-list the namespace has no route but to
+# its own loopback, where only the proxy listens.
+@test "allow-list: native code's own TCP connections past the proxy reach nothing (network host: they do)" {
+	cat >direct.py <<-'EOF'
+		import socket, sys
+		for target in sys.argv[1:]:
+		    host, port = target.rsplit(":", 1)
+		    try:
+		        socket.create_connection((host, int(port)), timeout=3).close()
+		        print(target, "connected")
+		    except OSError as e:
+		        print(target, "refused:", e)
+	EOF
+	local targets=("127.0.0.2:$HTTP_PORT" "10.1.2.3:80" "169.254.169.254:80")
+	host_policy
+	run -0 in_ns "$SBEXEC" sh -c '/usr/bin/python3 direct.py "$@"' sh "${targets[@]}"
+	assert_equal "$(grep -c ' connected$' <<<"$output")" 3
+	allow_policy "\"media.test:$HTTP_PORT\"" '"127.0.0.0/8", "10.0.0.0/8", "169.254.0.0/16"'
+	run -0 in_ns "$SBEXEC" sh -c '/usr/bin/python3 direct.py "$@"' sh "${targets[@]}"
+	assert_equal "$(grep -c ' refused: ' <<<"$output")" 3
+	refute_output --partial connected
+}
+
 @test "allow-list: raw requests to the proxy: only absolute GET/HEAD and CONNECT to allowed hosts pass" {
 	cat >talk.py <<-'EOF'
 		import socket, sys
