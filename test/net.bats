@@ -727,28 +727,25 @@ recorded() {
 # The command may be native code: it speaks to the proxy directly.
 # talk.py sends each raw request on its own connection and prints the
 # status line of the answer.
-# Native code inside (python here, as a loaded library would) opening its
-# own sockets: under the allow-list the namespace has no route but to
-# its own loopback, where only the proxy listens.
+# Native code inside, loaded as an attacker loads it (a data: URI writes
+# payload.so, -af ladspa=file= runs it), opening its own TCP connections:
+# under the allow-list the namespace has no route but to its own
+# loopback, where only the proxy listens.
 @test "allow-list: native code's own TCP connections past the proxy reach nothing (network host: they do)" {
-	cat >direct.py <<-'EOF'
-		import socket, sys
-		for target in sys.argv[1:]:
-		    host, port = target.rsplit(":", 1)
-		    try:
-		        socket.create_connection((host, int(port)), timeout=3).close()
-		        print(target, "connected")
-		    except OSError as e:
-		        print(target, "refused:", e)
-	EOF
-	local targets=("127.0.0.2:$HTTP_PORT" "10.1.2.3:80" "169.254.169.254:80")
-	host_policy
-	run -0 in_ns "$SBEXEC" sh -c '/usr/bin/python3 direct.py "$@"' sh "${targets[@]}"
-	assert_equal "$(grep -c ' connected$' <<<"$output")" 3
-	allow_policy "\"media.test:$HTTP_PORT\"" '"127.0.0.0/8", "10.0.0.0/8", "169.254.0.0/16"'
-	run -0 in_ns "$SBEXEC" sh -c '/usr/bin/python3 direct.py "$@"' sh "${targets[@]}"
-	assert_equal "$(grep -c ' refused: ' <<<"$output")" 3
-	refute_output --partial connected
+	build_probes
+	ff_ns() { in_ns "$BIN/ffmpeg" "$@"; }
+	local probes=("tcp:127.0.0.2:$HTTP_PORT" "tcp:10.1.2.3:80" "tcp:169.254.169.254:80")
+	local rw='"filesystem": {"allowWrite": ["."]}'
+	policy ", \"network\": \"host\", $rw, $LIMITS"
+	run attack ff_ns "${probes[@]}"
+	assert_equal "$(grep -c '^tcp=OK$' <<<"$output")" 3
+	policy ", \"network\": {\"allow\": [\"media.test:$HTTP_PORT\"],
+	  \"allowAddresses\": [\"127.0.0.0/8\", \"10.0.0.0/8\", \"169.254.0.0/16\"]},
+	  $rw, $LIMITS"
+	rm -f payload.so
+	run attack ff_ns "${probes[@]}"
+	assert_equal "$(grep -c '^tcp=E[A-Z]*$' <<<"$output")" 3
+	refute_line 'tcp=OK'
 }
 
 @test "allow-list: raw requests to the proxy: only absolute GET/HEAD and CONNECT to allowed hosts pass" {

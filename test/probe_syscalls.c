@@ -21,7 +21,8 @@
  * with setuid or setgid bits by every call that sets one, extended
  * attributes, socket families beyond the allow-list, a swap of a
  * protected name against a link while other runs plan (flip), RAM
- * written into tmpfs mounts (fill) and files read (read). A probe
+ * written into tmpfs mounts (fill), files read (read) and TCP
+ * connections past the network allow-list's proxy (tcp). A probe
  * written NAME:ARG takes an argument.
  *
  *	probe_syscalls [-c PATH] NAME[:ARG]...
@@ -32,6 +33,7 @@
  * above and exits.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/io_uring.h>
@@ -415,6 +417,34 @@ static long p_read(void)
 	return n < 0 ? -1 : 0;
 }
 
+/* A TCP connection of its own to ARG, "ADDRESS:PORT" (IPv4 or IPv6),
+ * past any proxy: the network allow-list's namespace has no route. */
+static long p_tcp(void)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in s4 = { .sin_family = AF_INET };
+	const char *colon = strrchr(arg, ':');
+	char host[64];
+	int fd, port, rc;
+
+	snprintf(host, sizeof(host), "%.*s", (int)(colon - arg), arg);
+	port = atoi(colon + 1);
+	s4.sin_port = s6.sin6_port = htons((uint16_t)port);
+	if (inet_pton(AF_INET, host, &s4.sin_addr) == 1) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		rc = fd < 0 ? -1 : connect(fd, (struct sockaddr *)&s4,
+		    sizeof(s4));
+	} else {
+		inet_pton(AF_INET6, host, &s6.sin6_addr);
+		fd = socket(AF_INET6, SOCK_STREAM, 0);
+		rc = fd < 0 ? -1 : connect(fd, (struct sockaddr *)&s6,
+		    sizeof(s6));
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 static const struct probe {
 	const char *name;
 	long (*fn)(void);
@@ -454,6 +484,7 @@ static const struct probe {
 	{ "flip", p_flip },
 	{ "fill", p_fill },
 	{ "read", p_read },
+	{ "tcp", p_tcp },
 };
 
 static int run(int argc, char **argv)
