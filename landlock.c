@@ -105,27 +105,46 @@ struct ctx {
 	uint64_t known;
 };
 
-/* Grant ACCESS beneath PATH (a file: its file rights only). */
-static int add_rule(struct ctx *c, const char *path, uint64_t access)
+static unsigned char type_of(int fd)
 {
-	struct path_beneath pb;
 	struct stat st;
-	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), rc = 0;
 
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	pb.allowed = access & c->known;
-	if (fstat(fd, &st) < 0 || (!S_ISDIR(st.st_mode) &&
-	    (pb.allowed &= FS_FILE) == 0) || S_ISLNK(st.st_mode)) {
-		close(fd);
+	if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
+		return DT_LNK;		/* granted nothing */
+	return S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+}
+
+/* Grant ACCESS beneath NAME, opened under DIR (AT_FDCWD for a whole
+ * path); a file gets its file rights only, a link nothing. TYPE is the
+ * directory entry's d_type where the caller read one, which spares a
+ * stat per entry (openat, unlike musl's open, adds no fcntl either): an
+ * entry replaced since by a file or a link makes the kernel refuse the
+ * directory rights (EINVAL: the run stops), one replaced by a directory
+ * gets file rights only. DT_UNKNOWN: look. */
+static int add_rule_at(struct ctx *c, int dir, const char *name,
+    unsigned char type, uint64_t access)
+{
+	struct path_beneath pb = { access & c->known, -1 };
+	int rc = 0;
+
+	if (type == DT_LNK)
 		return 0;
-	}
-	pb.fd = fd;
-	if (pb.allowed != 0)
+	if ((pb.fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (type == DT_UNKNOWN)
+		type = type_of(pb.fd);
+	if (type != DT_DIR)
+		pb.allowed &= FS_FILE;
+	if (type != DT_LNK && pb.allowed != 0)
 		rc = (int)syscall(SYS_ll_add_rule, c->l->ruleset,
 		    LL_RULE_PATH_BENEATH, &pb, 0);
-	close(fd);
+	close(pb.fd);
 	return rc;
+}
+
+static int add_rule(struct ctx *c, const char *path, uint64_t access)
+{
+	return add_rule_at(c, AT_FDCWD, path, DT_UNKNOWN, access);
 }
 
 static int is_hidden(const struct mount *m)
@@ -151,8 +170,10 @@ static int hole_at(const struct plan *p, const char *path)
 	return below;
 }
 
-/* Grant ACCESS beneath PATH except the hidden entries below it. */
-static int grant(struct ctx *c, const char *path, uint64_t access)
+/* Grant ACCESS beneath PATH (an entry of DIR named NAME, of d_type
+ * TYPE) except the hidden entries below it. */
+static int grant_at(struct ctx *c, const char *path, int dir,
+    const char *name, unsigned char type, uint64_t access)
 {
 	int at = hole_at(c->p, path);
 	struct dirent *e;
@@ -160,7 +181,7 @@ static int grant(struct ctx *c, const char *path, uint64_t access)
 	DIR *d;
 
 	if (at <= 0)
-		return at < 0 ? 0 : add_rule(c, path, access);
+		return at < 0 ? 0 : add_rule_at(c, dir, name, type, access);
 	if (add_rule(c, path, access & FS_READ_DIR) < 0 ||
 	    (d = opendir(path)) == NULL)
 		return -1;
@@ -170,13 +191,19 @@ static int grant(struct ctx *c, const char *path, uint64_t access)
 			continue;
 		child = xasprintf("%s/%s", strcmp(path, "/") ? path : "",
 		    e->d_name);
-		at = grant(c, child, access);
+		at = grant_at(c, child, dirfd(d), e->d_name, e->d_type,
+		    access);
 		free(child);
 		if (at < 0)
 			break;
 	}
 	closedir(d);
 	return at < 0 ? -1 : 0;
+}
+
+static int grant(struct ctx *c, const char *path, uint64_t access)
+{
+	return grant_at(c, path, AT_FDCWD, path, DT_UNKNOWN, access);
 }
 
 /* Is PATH inside (or at) a hidden entry? */
