@@ -104,9 +104,9 @@ static void head(struct json *j, const char *type)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ".%03ldZ",
-	    ts.tv_nsec / 1000000);
+	snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+	    tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
 	json_begin(j);
 	json_str(j, "type", type);
 	json_str(j, "ts", buf);

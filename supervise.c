@@ -7,6 +7,7 @@
  * up (no "exit-code" on --json-status-fd) from a command that failed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -248,7 +249,7 @@ static void spawn(struct sup *s, char *const *argv, char *const *envp)
 static pid_t command_pid(const struct sup *s)
 {
 	char path[64];
-	long pid = 0;
+	unsigned long long pid = 0;
 	FILE *f;
 
 	if (!s->sandboxed)
@@ -260,7 +261,7 @@ static pid_t command_pid(const struct sup *s)
 	f = fopen(path, "re");
 	if (f == NULL)
 		return 0;
-	if (fscanf(f, "%ld", &pid) != 1)
+	if (read_number(f, &pid) != 1 || pid > INT_MAX)
 		pid = 0;
 	fclose(f);
 	return (pid_t)pid;

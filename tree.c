@@ -13,8 +13,28 @@
 #include <unistd.h>
 
 #include "tree.h"
+#include "util.h"
 
 #define TREE_MAX 4096
+
+/* utime, stime, cutime and cstime: fields 12 to 15 after the name (P
+ * is just past its ')'); the first of them is the one-letter state. */
+static int cpu_fields(const char *p, unsigned long long t[4])
+{
+	char *end;
+
+	for (int i = 0; i < 11; i++) {
+		p += strspn(p, " ");
+		p += strcspn(p, " ");
+	}
+	for (int i = 0; i < 4; i++) {
+		t[i] = strtoull(p, &end, 10);
+		if (end == p)
+			return -1;
+		p = end;
+	}
+	return 0;
+}
 
 static void add_stat(pid_t pid, struct usage *u)
 {
@@ -31,9 +51,8 @@ static void add_stat(pid_t pid, struct usage *u)
 	fclose(f);
 	buf[n] = '\0';
 	/* The name may hold anything, ')' too: fields follow the last. */
-	if ((p = strrchr(buf, ')')) == NULL || tick <= 0 || sscanf(p + 2,
-	    "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-	    &t[0], &t[1], &t[2], &t[3]) != 4)
+	if ((p = strrchr(buf, ')')) == NULL || tick <= 0 ||
+	    cpu_fields(p + 1, t) < 0)
 		return;
 	u->cpu_ms += (long long)((t[0] + t[1] + t[2] + t[3]) * 1000 /
 	    (unsigned long long)tick);
@@ -49,7 +68,8 @@ static void add_rss(pid_t pid, struct usage *u)
 	if ((f = fopen(path, "re")) == NULL)
 		return;
 	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "VmHWM: %lld", &kb) == 1 && kb > u->max_rss_kb)
+		if (strncmp(line, "VmHWM:", 6) == 0 &&
+		    (kb = strtoll(line + 6, NULL, 10)) > u->max_rss_kb)
 			u->max_rss_kb = kb;
 	fclose(f);
 }
@@ -59,7 +79,7 @@ static void children(pid_t pid, pid_t *list, size_t *n)
 {
 	char path[64];
 	struct dirent *d;
-	long child;
+	unsigned long long child;
 	DIR *dir;
 	FILE *f;
 
@@ -73,7 +93,7 @@ static void children(pid_t pid, pid_t *list, size_t *n)
 		    (int)pid, d->d_name);
 		if ((f = fopen(path, "re")) == NULL)
 			continue;
-		while (*n < TREE_MAX && fscanf(f, "%ld", &child) == 1)
+		while (*n < TREE_MAX && read_number(f, &child) == 1)
 			list[(*n)++] = (pid_t)child;
 		fclose(f);
 	}

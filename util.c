@@ -1,6 +1,7 @@
 /* util.c: the two error helpers (STYLE.md habit 7) and allocation that
  * cannot return NULL: running out of memory is a failure of sbexec (125). */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +135,18 @@ const char *base_name(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
+}
+
+int read_number(FILE *f, unsigned long long *v)
+{
+	int c, digits = 0;
+
+	while ((c = getc(f)) == ' ' || c == '\n' || c == '\t')
+		;
+	for (*v = 0; c >= '0' && c <= '9' && *v < ULLONG_MAX / 10 - 1;
+	    c = getc(f), digits++)
+		*v = *v * 10 + (unsigned long long)(c - '0');
+	return digits > 0 && (c == EOF || c == ' ' || c == '\n');
 }
 
 long long now_ms(void)

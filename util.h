@@ -3,6 +3,7 @@
 #define SBEXEC_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit statuses of DESIGN section 7. */
 enum {
@@ -39,6 +40,11 @@ const char *base_name(const char *path);
 
 /* Milliseconds of CLOCK_MONOTONIC: deadlines and durations. */
 long long now_ms(void);
+
+/* The next unsigned decimal number of F into *V, after any blanks:
+ * 1, or 0 at the end or at anything else (a /proc list of numbers
+ * without the scanf family, which the binary would carry for this). */
+int read_number(FILE *f, unsigned long long *v);
 
 /* close_range(2)'s flag (linux/close_range.h, Linux 5.11), which musl's
  * headers do not carry. */
