@@ -14,12 +14,12 @@
 
 #define LINKS_MAX 40		/* the kernel's own bound (ELOOP) */
 
-struct walk {
+struct walk {			/* the small fields first: */
+	int links;		/* set one by one, so that only the pages */
+	int shared;		/* written are touched (each new page is */
+	char **why;		/* a page fault on every call) */
 	char cur[PATH_MAX];	/* the directory reached, resolved */
 	char rest[PATH_MAX];	/* what is left to walk */
-	int links;
-	int shared;		/* cur is writable by others, sticky */
-	char **why;
 };
 
 static int refuse(struct walk *w, const char *path, const char *what)
@@ -68,29 +68,34 @@ static int follow(struct walk *w, const char *path, const char *tail)
 	return 0;
 }
 
+static int is_name(const char *s, size_t len, const char *name)
+{
+	return len == strlen(name) && memcmp(s, name, len) == 0;
+}
+
 /* Walk one component of REST; 1 when the walk is over. */
 static int step(struct walk *w)
 {
-	char name[PATH_MAX], path[PATH_MAX], *slash, *tail;
+	char path[PATH_MAX], *slash, *tail;
 	struct stat st;
+	size_t len;
 
 	slash = strchr(w->rest, '/');
 	tail = slash ? slash + 1 : w->rest + strlen(w->rest);
-	snprintf(name, sizeof(name), "%.*s", (int)(tail - w->rest) -
-	    (slash != NULL), w->rest);
-	if (name[0] == '\0' || strcmp(name, ".") == 0) {
+	len = (size_t)(tail - w->rest) - (slash != NULL);
+	if (len == 0 || is_name(w->rest, len, ".")) {
 		memmove(w->rest, tail, strlen(tail) + 1);
 		return w->rest[0] == '\0';
 	}
-	if (strcmp(name, "..") == 0) {
+	if (is_name(w->rest, len, "..")) {
 		if ((slash = strrchr(w->cur, '/')) != NULL)
 			slash[slash == w->cur] = '\0';
 		memmove(w->rest, tail, strlen(tail) + 1);
 		return lstat(w->cur, &st) < 0 ? refuse(w, w->cur,
 		    strerror(errno)) : check_dir(w, &st);
 	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", strcmp(w->cur,
-	    "/") ? w->cur : "", name) >= sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "%s/%.*s", strcmp(w->cur,
+	    "/") ? w->cur : "", (int)len, w->rest) >= sizeof(path))
 		return refuse(w, w->cur, "leads to a path too long");
 	if (lstat(path, &st) < 0)
 		return refuse(w, path, strerror(errno));
@@ -113,7 +118,8 @@ int trust_path(const char *file, char **why)
 	struct stat st;
 	int rc = 0;
 
-	w = (struct walk){ .why = why };
+	w.links = w.shared = 0;
+	w.why = why;
 	if (file[0] != '/' && getcwd(cwd, sizeof(cwd)) == NULL)
 		return refuse(&w, file, "cannot be found: no working directory");
 	if ((size_t)snprintf(w.rest, sizeof(w.rest), "%s/%s",
