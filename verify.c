@@ -44,7 +44,10 @@ static struct expect_mp *find_mp(struct expect *e, const char *mp)
 	for (size_t i = 0; i < e->nmp; i++)
 		if (strcmp(e->mp[i].mp, mp) == 0)
 			return &e->mp[i];
-	e->mp = xreallocarray(e->mp, e->nmp + 1, sizeof(*e->mp));
+	if (e->nmp == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 64;
+		e->mp = xreallocarray(e->mp, e->cap, sizeof(*e->mp));
+	}
 	e->mp[e->nmp] = (struct expect_mp){ xstrdup(mp), 0, 0 };
 	return &e->mp[e->nmp++];
 }
@@ -140,46 +143,41 @@ void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
 	    ino };
 }
 
-/* Count each mount point of PID's table against E. */
+/* Count the mounts at MP; -1 when E has no room for one more there. */
+static int tally(const struct expect *e, int *count, const char *mp)
+{
+	for (size_t j = 0; j < e->nmp; j++)
+		if (strcmp(e->mp[j].mp, mp) == 0)
+			return ++count[j] > e->mp[j].max ? -1 : 0;
+	return -1;
+}
+
+/* Count each mount point of PID's table against E: none unplanned, none
+ * more often than planned, every planned one at least as often. */
 static int check_table(pid_t pid, const struct expect *e, char **why)
 {
-	struct expect tally = { 0 };
 	char path[64], line[LINE_MAX_], *mp;
-	const struct expect_mp *x;
+	int *count = calloc(e->nmp + 1, sizeof(*count)), rc = 0;
 	FILE *f;
-	int rc = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
-	if ((f = fopen(path, "re")) == NULL) {
+	if (count == NULL || (f = fopen(path, "re")) == NULL) {
 		*why = xasprintf("%s: %s", path, strerror(errno));
+		free(count);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f) != NULL)
-		if ((mp = field(line, 5)) != NULL)
-			add_mp(&tally, mp, 1, 1);
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL)
+		if ((mp = field(line, 5)) != NULL &&
+		    (rc = tally(e, count, mp)) < 0)
+			*why = xasprintf("a mount nobody asked for at %s", mp);
 	fclose(f);
-	for (size_t i = 0; rc == 0 && i < tally.nmp; i++) {
-		x = NULL;
-		for (size_t j = 0; x == NULL && j < e->nmp; j++)
-			if (strcmp(e->mp[j].mp, tally.mp[i].mp) == 0)
-				x = &e->mp[j];
-		if (x == NULL || tally.mp[i].min > x->max) {
-			*why = xasprintf("a mount nobody asked for at %s",
-			    tally.mp[i].mp);
+	for (size_t j = 0; rc == 0 && j < e->nmp; j++)
+		if (count[j] < e->mp[j].min) {
+			*why = xasprintf("a planned mount missing at %s",
+			    e->mp[j].mp);
 			rc = -1;
 		}
-	}
-	for (size_t j = 0; rc == 0 && j < e->nmp; j++) {
-		x = &e->mp[j];
-		for (size_t i = 0; x != NULL && i < tally.nmp; i++)
-			if (strcmp(tally.mp[i].mp, x->mp) == 0)
-				x = tally.mp[i].min >= x->min ? NULL : x;
-		if (x != NULL && x->min > 0) {
-			*why = xasprintf("a planned mount missing at %s", x->mp);
-			rc = -1;
-		}
-	}
-	expect_free(&tally);
+	free(count);
 	return rc;
 }
 

@@ -20,7 +20,7 @@ struct expect_obj {		/* what the top mount at a path must be */
 
 struct expect {
 	struct expect_mp *mp;
-	size_t nmp;
+	size_t nmp, cap;	/* cap: room in mp, grown by doubling */
 	struct expect_obj *obj;
 	size_t nobj;
 };

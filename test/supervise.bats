@@ -310,6 +310,45 @@ duration() {
 
 # --- setup failure ---------------------------------------------------
 
+# edited_bwrap CODE: a bwrap that runs the real one with its arguments,
+# the bash array A, edited by CODE first: a sandbox that comes out other
+# than sbexec planned, as a bwrap tricked by swapped names would make it.
+# In CODE, E is where bwrap's options end, H where the audit file is
+# hidden (--ro-bind /dev/null AUDIT).
+edited_bwrap() {
+	cat >"$T/bwrap" <<-EOF
+	#!/bin/bash
+	A=("\$@")
+	for ((E = 0; E < \${#A[@]}; E++)); do [ "\${A[E]}" = -- ] && break; done
+	for ((H = 0; H < E; H++)); do [ "\${A[H+2]}" = "$AUDIT" ] && break; done
+	$1
+	exec $(command -v bwrap) "\${A[@]}"
+	EOF
+	chmod 755 "$T/bwrap"
+	policy ", \"bwrap\": \"$T/bwrap\",
+	  \"filesystem\": {\"allowWrite\": [\".\"]}"
+}
+
+# Each sandbox below is refused before the command starts, which would
+# leave ran.txt behind in the writable cwd: the unedited wrapper shows
+# that it would.
+@test "a sandbox with a mount nobody planned, or without a planned one, or another file at a planned path: 125, nothing runs" {
+	edited_bwrap ':'
+	run -0 sbx sh -c 'echo yes >ran.txt'
+	rm ran.txt
+	edited_bwrap 'A=("${A[@]:0:E}" --tmpfs /mnt "${A[@]:E}")'
+	run -125 sbx sh -c 'echo yes >ran.txt'
+	assert_output --partial "the sandbox did not come out as planned (a mount nobody asked for at /mnt)"
+	edited_bwrap 'A=("${A[@]:0:H}" "${A[@]:H+3}")'
+	run -125 sbx sh -c 'echo yes >ran.txt'
+	assert_output --partial "(a planned mount missing at $AUDIT)"
+	edited_bwrap 'A[H+1]=/etc/hostname'
+	run -125 sbx sh -c 'echo yes >ran.txt'
+	assert_output --partial "($AUDIT is not what was planned there)"
+	[ ! -e ran.txt ]
+	assert_equal "$(end_field exit)" 125
+}
+
 @test "a bwrap that fails before the command runs gives 125, not its status" {
 	policy ', "bwrap": "/bin/false"'
 	run -125 sbx sh -c 'exit 0'
