@@ -13,7 +13,7 @@ number (it exits non-zero only when it cannot measure at all).
   scale N ROUNDS DIR -- NATIVE... -- SBEXEC...   concurrency test
   strace-count FILE       `strace -c` output -> "name count" lines
   phases TOOL POLICY FILE...  phases of traced runs of sbexec alone
-  perfstat FILE           the task-clock msec from `perf stat -x,` output
+  perfstat FILE [EVENT]   EVENT's count (task-clock: msec) from `perf stat -x,`
 """
 import json
 import os
@@ -460,11 +460,13 @@ def cmd_phases(args):
 
 
 def cmd_perfstat(args):
-    """`perf stat -x, -e task-clock` output -> msec of task-clock."""
+    """`perf stat -x, -e EVENT,...` output -> EVENT's mean count (for
+    task-clock, msec)."""
+    event = args[1] if len(args) > 1 else "task-clock"
     with open(args[0]) as f:
         for line in f:
             parts = line.strip().split(",")
-            if len(parts) > 2 and parts[2].startswith("task-clock"):
+            if len(parts) > 2 and parts[2].startswith(event):
                 print(parts[0])
                 return
     print("")
