@@ -99,11 +99,48 @@ static uint64_t fs_known(int abi)
 	    abi == 2 ? (1ULL << 14) - 1 : (1ULL << 13) - 1;
 }
 
+#define HELD_MAX 64
+
 struct ctx {
 	struct landlock *l;
 	const struct plan *p;
 	uint64_t known;
+	int held[HELD_MAX];	/* rules' descriptors not yet closed */
+	size_t nheld;
 };
+
+/* Close what is held, sorted, one close_range per run of consecutive
+ * numbers: every number closed is one that openat gave here. */
+static void release(struct ctx *c)
+{
+	size_t i, j;
+	int fd;
+
+	for (i = 1; i < c->nheld; i++)
+		for (j = i; j > 0 && c->held[j - 1] > c->held[j]; j--) {
+			fd = c->held[j];
+			c->held[j] = c->held[j - 1];
+			c->held[j - 1] = fd;
+		}
+	for (i = 0; i < c->nheld; i = j) {
+		for (j = i + 1; j < c->nheld &&
+		    c->held[j] == c->held[j - 1] + 1; j++)
+			;
+		syscall(SYS_close_range, (unsigned)c->held[i],
+		    (unsigned)c->held[j - 1], 0U);
+	}
+	c->nheld = 0;
+}
+
+/* A rule's descriptor is not closed at once: descriptors come lowest
+ * first, so the entries of a directory take runs of numbers, each closed
+ * by one close_range (one syscall fewer per entry). */
+static void hold(struct ctx *c, int fd)
+{
+	if (c->nheld == HELD_MAX)
+		release(c);
+	c->held[c->nheld++] = fd;
+}
 
 static unsigned char type_of(int fd)
 {
@@ -138,7 +175,7 @@ static int add_rule_at(struct ctx *c, int dir, const char *name,
 	if (type != DT_LNK && pb.allowed != 0)
 		rc = (int)syscall(SYS_ll_add_rule, c->l->ruleset,
 		    LL_RULE_PATH_BENEATH, &pb, 0);
-	close(pb.fd);
+	hold(c, pb.fd);
 	return rc;
 }
 
@@ -310,7 +347,7 @@ int landlock_plan(const struct policy *pol, const char *cwd,
     struct landlock *l)
 {
 	struct plan p;
-	struct ctx c = { l, &p, 0 };
+	struct ctx c = { .l = l, .p = &p };
 	int status;
 
 	*l = (struct landlock){ .abi = landlock_abi(), .ruleset = -1 };
@@ -330,6 +367,7 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 	strv_pushn(&l->masked, (const char *const *)p.masked.v, p.masked.n);
 	status = create_ruleset(pol, l) < 0 || grant_reads(&c) < 0 ||
 	    grant_writes(&c) < 0 ? EXIT_SBEXEC : 0;
+	release(&c);
 	if (status != 0 && l->why == NULL)
 		l->why = xasprintf("Landlock: %s", strerror(errno));
 	mounts_free(&p);
