@@ -103,13 +103,26 @@ static void flush(struct stream *s)
 	}
 }
 
+/* The buffer is made on the first byte: a stream that only ever sees
+ * its end (stderr, mostly) costs no allocation (and no page of it). */
+static ssize_t first_read(struct stream *s, size_t want)
+{
+	ssize_t n, more;
+	char c;
+
+	if ((n = read(s->src, &c, 1)) <= 0)
+		return n;
+	s->buf = xmalloc(CHUNK);
+	s->buf[0] = c;
+	more = want > 1 ? read(s->src, s->buf + 1, want - 1) : 0;
+	return more > 0 ? 1 + more : 1;
+}
+
 static void copy(struct stream *s, size_t want)
 {
-	ssize_t n;
+	ssize_t n = s->buf == NULL ? first_read(s, want) :
+	    read(s->src, s->buf, want);
 
-	if (s->buf == NULL)
-		s->buf = xmalloc(CHUNK);
-	n = read(s->src, s->buf, want);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
