@@ -57,7 +57,7 @@ build:
 # Unit drivers, fuzzers and the sanitizer build use the host's glibc.
 HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -I. -I$(CJSON_SRC)
 UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
-	build/test/quote_roundtrip build/test/unit_net
+	build/test/quote_roundtrip build/test/unit_net build/test/unit_util
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 POLICY_SRCS = policy.c netpolicy.c path.c trust.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
@@ -69,6 +69,7 @@ build/test/quote_roundtrip: test/quote_roundtrip.c quote.c util.c
 build/test/unit_env: test/unit_env.c env.c util.c
 build/test/unit_sha256: test/unit_sha256.c sha256.c
 build/test/unit_net: test/unit_net.c netpolicy.c proxyreq.c util.c
+build/test/unit_util: test/unit_util.c util.c
 $(UNITS): | build
 	mkdir -p build/test
 	$(HOSTCC) $(HOST_CFLAGS) -o $@ $^

@@ -19,6 +19,12 @@ B="$TOP/build"
 	refute_output --partial "not ok"
 }
 
+@test "util.c: read_number, the reader of /proc's number lists" {
+	run "$B/test/unit_util"
+	assert_success
+	refute_output --partial "not ok"
+}
+
 @test "sha256.c: FIPS 180-4 vectors" {
 	run "$B/test/unit_sha256"
 	assert_success
