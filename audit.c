@@ -100,7 +100,7 @@ static void head(struct json *j, const char *type)
 {
 	struct timespec ts;
 	struct tm tm;
-	char buf[40];
+	char buf[96];	/* room for any int the format could print */
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
