@@ -70,9 +70,9 @@ build/test/unit_env: test/unit_env.c env.c util.c
 build/test/unit_sha256: test/unit_sha256.c sha256.c
 build/test/unit_net: test/unit_net.c netpolicy.c proxyreq.c util.c
 build/test/unit_util: test/unit_util.c util.c
-$(UNITS): | build
+$(UNITS): test/tap.h | build
 	mkdir -p build/test
-	$(HOSTCC) $(HOST_CFLAGS) -o $@ $^
+	$(HOSTCC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 
 build/fuzz/policy_fuzz: fuzz/policy_fuzz.c $(POLICY_SRCS)
 build/fuzz/quote_fuzz: fuzz/quote_fuzz.c quote.c util.c

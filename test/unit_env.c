@@ -10,17 +10,7 @@
 #include <string.h>
 
 #include "env.h"
-
-static int failures;
-static int testno;
-
-static void ok(int cond, const char *name)
-{
-	testno++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", testno, name);
-	if (!cond)
-		failures++;
-}
+#include "tap.h"
 
 static void *must(void *p)
 {

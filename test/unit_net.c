@@ -10,15 +10,7 @@
 
 #include "netpolicy.h"
 #include "proxyreq.h"
-
-static int failures, testno;
-
-static void ok(int cond, const char *name)
-{
-	testno++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", testno, name);
-	failures += !cond;
-}
+#include "tap.h"
 
 /* The class netpolicy_addr gives ADDR under NP ("" when allowed). */
 static const char *addr_class(const struct netpolicy *np, const char *addr)
@@ -206,6 +198,5 @@ int main(void)
 	hosts();
 	normalise();
 	requests();
-	printf("1..%d\n", testno);
-	return failures != 0;
+	return tap_done();
 }

@@ -9,9 +9,7 @@
 #include <string.h>
 
 #include "quote.h"
-
-static int failures;
-static int testno;
+#include "tap.h"
 
 /* Print LEN bytes of S as a C string literal, for # diagnostics. */
 static void put_escaped(const char *s, size_t len)
@@ -30,14 +28,6 @@ static void put_escaped(const char *s, size_t len)
 			putchar(c);
 	}
 	putchar('"');
-}
-
-static void ok(int cond, const char *name)
-{
-	testno++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", testno, name);
-	if (!cond)
-		failures++;
 }
 
 /* One test: GOT (GOTLEN bytes, or NULL) must be the bytes of WANT. */

@@ -8,17 +8,7 @@
 #include <string.h>
 
 #include "util.h"
-
-static int failures;
-static int testno;
-
-static void ok(int cond, const char *name)
-{
-	testno++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", testno, name);
-	if (!cond)
-		failures++;
-}
+#include "tap.h"
 
 /* The numbers read from TEXT until read_number says 0, as "a b c". */
 static void numbers(const char *text, char *out, size_t size)
@@ -76,6 +66,5 @@ int main(void)
 	check("5 a 6", "5");
 	check("18446744073709551615 1", "");
 	check("99999999999999999 1", "99999999999999999 1");
-	printf("1..%d\n", testno);
-	return failures != 0;
+	return tap_done();
 }
