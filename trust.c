@@ -14,10 +14,12 @@
 
 #define LINKS_MAX 40		/* the kernel's own bound (ELOOP) */
 
-struct walk {			/* the small fields first: */
-	int links;		/* set one by one, so that only the pages */
-	int shared;		/* written are touched (each new page is */
-	char **why;		/* a page fault on every call) */
+/* The small fields first, and each set on its own: a call touches only
+ * the pages it writes (every new page is a page fault, on every call). */
+struct walk {
+	int links;
+	int shared;		/* cur is writable by others, sticky */
+	char **why;
 	char cur[PATH_MAX];	/* the directory reached, resolved */
 	char rest[PATH_MAX];	/* what is left to walk */
 };
