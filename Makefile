@@ -19,7 +19,8 @@ CFLAGS += -Werror
 endif
 LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 
-SRCS = sbexec.c options.c policy.c netpolicy.c path.c trust.c decide.c \
+SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c netpolicy.c \
+	path.c trust.c decide.c \
 	env.c quote.c \
 	sandbox.c mounts.c verify.c landlock.c guard.c audit.c json.c \
 	sha256.c supervise.c tree.c pump.c check.c util.c netns.c proxy.c \
@@ -60,7 +61,8 @@ UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/quote_roundtrip build/test/unit_net build/test/unit_util
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-POLICY_SRCS = policy.c netpolicy.c path.c trust.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
+POLICY_SRCS = policy.c schema.c keys.c commands.c netpolicy.c path.c trust.c \
+	decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz
 FUZZ_TIME ?= 60
 
