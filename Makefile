@@ -22,7 +22,7 @@ LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c netpolicy.c \
 	path.c trust.c decide.c \
 	env.c quote.c \
-	sandbox.c mounts.c verify.c landlock.c guard.c audit.c json.c \
+	sandbox.c kernfs.c mounts.c verify.c landlock.c caps.c guard.c audit.c json.c \
 	sha256.c supervise.c tree.c pump.c check.c util.c netns.c proxy.c \
 	proxyreq.c resolve.c
 OBJS = $(SRCS:%.c=build/%.o)

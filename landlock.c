@@ -25,7 +25,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "filter.h"
+#include "kernfs.h"
 #include "landlock.h"
 #include "mounts.h"
 #include "path.h"
@@ -74,16 +76,60 @@ static const char *const proc_files[] = {
 	"/proc/sys/vm/overcommit_memory", "/proc/sys/kernel/osrelease",
 };
 
-/* Devices anything may write, as under bwrap's /dev, terminals with
- * their ioctls (TIOCSTI and TIOCLINUX stay refused by seccomp). */
+/* /dev is hidden as /proc is, and these come back: the nodes of bwrap's
+ * --dev, and nothing else. Not /dev/pts (every terminal of the user),
+ * /dev/ptmx, /dev/shm (the host's POSIX shared memory), block devices
+ * (read past every rule by uid 0), /dev/kmsg, /dev/kvm... The command's
+ * own standard streams are descriptors it inherits and need no rule;
+ * /dev/tty is its controlling terminal, which its new session has not
+ * (TIOCSTI and TIOCLINUX stay refused by seccomp). */
 static const struct { const char *path; uint64_t access; } dev_files[] = {
 	{ "/dev/null", FS_READ_FILE | FS_WRITE_FILE },
 	{ "/dev/zero", FS_READ_FILE | FS_WRITE_FILE },
 	{ "/dev/full", FS_READ_FILE | FS_WRITE_FILE },
+	{ "/dev/random", FS_READ_FILE },
+	{ "/dev/urandom", FS_READ_FILE },
 	{ "/dev/tty", FS_READ_FILE | FS_WRITE_FILE | FS_IOCTL_DEV },
-	{ "/dev/ptmx", FS_READ_FILE | FS_WRITE_FILE | FS_IOCTL_DEV },
-	{ "/dev/pts", FS_READ_FILE | FS_WRITE_FILE | FS_IOCTL_DEV },
 };
+
+/* Hidden whole, each but for what is granted back by name; and the
+ * trees of /sys that kernfs.c masks under bwrap. */
+static const char *const hidden_trees[] = { "/proc", "/dev" };
+
+static int hidden_tree(const char *path, int exact, const char *tree)
+{
+	return exact ? strcmp(path, tree) == 0 : path_within(path, tree);
+}
+
+static int in_hidden_tree(const char *path, int exact)
+{
+	size_t n;
+	const char *const *sys = kernfs_hidden_sys(&n);
+
+	for (size_t i = 0; i < sizeof(hidden_trees) / sizeof(*hidden_trees);
+	    i++)
+		if (hidden_tree(path, exact, hidden_trees[i]))
+			return 1;
+	for (size_t i = 0; i < n; i++)
+		if (hidden_tree(path, exact, sys[i]))
+			return 1;
+	return 0;
+}
+
+/* 1 when a hidden tree lies strictly below PATH. */
+static int holds_hidden_tree(const char *path)
+{
+	size_t n;
+	const char *const *sys = kernfs_hidden_sys(&n);
+	int below = 0;
+
+	for (size_t i = 0; i < sizeof(hidden_trees) / sizeof(*hidden_trees);
+	    i++)
+		below |= path_within(hidden_trees[i], path);
+	for (size_t i = 0; i < n; i++)
+		below |= path_within(sys[i], path);
+	return below;
+}
 
 int landlock_abi(void)
 {
@@ -189,13 +235,13 @@ static int is_hidden(const struct mount *m)
 	return m->kind == FS_DENY_READ;
 }
 
-/* -1 when PATH is hidden itself (a hidden entry of the plan, or /proc),
- * 1 when something hidden lies below it, else 0. */
+/* -1 when PATH is hidden itself (a hidden entry of the plan, /proc or
+ * /dev), 1 when something hidden lies below it, else 0. */
 static int hole_at(const struct plan *p, const char *path)
 {
-	int below = path_within("/proc", path);
+	int below = holds_hidden_tree(path);
 
-	if (strcmp(path, "/proc") == 0)
+	if (in_hidden_tree(path, 1))
 		return -1;
 	for (size_t i = 0; i < p->n; i++) {
 		if (!is_hidden(&p->m[i]) || !path_within(p->m[i].path, path))
@@ -249,7 +295,7 @@ static int hidden(const struct plan *p, const char *path)
 	for (size_t i = 0; i < p->n; i++)
 		if (is_hidden(&p->m[i]) && path_within(path, p->m[i].path))
 			return 1;
-	return path_within(path, "/proc");
+	return in_hidden_tree(path, 0);
 }
 
 /* Everything but the hidden entries; then what the policy re-opens
@@ -388,6 +434,8 @@ int landlock_enter(const struct landlock *l, const char **what)
 	    0) < 0)
 		return -1;
 	close(pb.fd);
+	if (caps_drop(what) < 0)
+		return -1;
 	*what = "no_new_privs";
 	if (prctl(PR_SET_NO_NEW_PRIVS_, 1, 0, 0, 0) < 0)
 		return -1;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "kernfs.h"
 #include "quote.h"
 #include "sandbox.h"
 
@@ -92,6 +93,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 		weaker_proc(out, &io->expect);
 	else
 		strv_add(out, "--proc", "/proc", NULL);
+	kernfs_emit(out, &io->expect);
 	mounts_emit(&p, out, &io->keep, &io->expect);
 	/* bwrap's /dev is a tmpfs: read-only, it holds no RAM (its device
 	 * nodes stay writable). Last, so that mounts below it can be made. */

@@ -97,8 +97,9 @@ int expect_base(struct expect *e, int own_proc)
 	static const char *const dev[] = { "/dev", "/dev/null", "/dev/zero",
 	    "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty",
 	    "/dev/pts" };
-	/* bwrap covers these when they are writable; /dev/console when
-	 * its stdout is a terminal. */
+	/* bwrap covers these when access(W_OK) says they are writable
+	 * (never /proc/sys itself: kernfs.c covers them all); /dev/console
+	 * when its stdout is a terminal. */
 	static const char *const maybe[] = { "/proc/sys",
 	    "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/dev/console" };
 	struct strv skip = { 0 };

@@ -6,9 +6,10 @@
  * One variant for each combination of the flags of filter.h that a
  * backend uses: AF_UNIX (allowUnixSockets), AF_INET/AF_INET6 (always
  * under bwrap, whose network namespace has loopback only; under Landlock
- * only for network "host"), no namespaces (Landlock: nothing else stops
- * a new user namespace there), and no signals at all (Landlock below ABI
- * 6, which cannot scope them). Every rule answers EPERM (openat2 ENOSYS, so that libc
+ * only for network "host"), the Landlock rules (no namespaces, no inode
+ * metadata, no host IPC, no other process by PID: under Landlock nothing
+ * else stops them), and no signals at all (Landlock below ABI 6, which
+ * cannot scope them). Every rule answers EPERM (openat2 ENOSYS, so that libc
  * falls back to openat); a syscall of any ABI but the native one kills
  * the process.
  *
@@ -36,7 +37,11 @@ static const char *const denied[] = {
 	"init_module", "finit_module", "delete_module",
 	/* The new mount API, as Flatpak denies it. */
 	"open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick",
-	"mount_setattr",
+	"mount_setattr", "open_tree_attr",
+	/* Another process's descriptors (bwrap's init holds the eventfd
+	 * that tells sbexec whether the command ran), its memory advice,
+	 * and a probe of what it shares. */
+	"pidfd_getfd", "process_madvise", "kcmp",
 	/* io_uring opens sockets without socket(2) (IORING_OP_SOCKET), out
 	 * of the reach of the family rules. */
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
@@ -79,10 +84,59 @@ static const struct { const char *name; unsigned arg; int chmod; } modes[] = {
 	{ "mknod", 1, 0 }, { "mknodat", 2, 0 },
 };
 
+/* Under Landlock nothing but this filter stands between the command and
+ * the host's own objects (no mount, IPC or PID namespace), and Landlock
+ * mediates no inode metadata: refused outright, since seccomp cannot
+ * tell paths apart and media tools call none of them. Mode, owner,
+ * times, extended attributes and inode flags, then System V IPC and
+ * POSIX message queues (the host's, else), then a descriptor for any
+ * process by PID. */
+static const char *const landlock_denied[] = {
+	"chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown",
+	"lchown", "fchownat", "utime", "utimes", "utimensat", "futimesat",
+	"removexattr", "lremovexattr", "fremovexattr", "removexattrat",
+	"file_setattr",
+	"shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semtimedop",
+	"semctl", "msgget", "msgsnd", "msgrcv", "msgctl", "mq_open",
+	"mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
+	"mq_getsetattr",
+	"pidfd_open",
+};
+
+/* The inode flags (immutable, append-only) and attributes set by ioctl
+ * on any open file; compared on the low 32 bits, as the kernel does. */
+static const unsigned long setflags[] = {
+	0x40086602,	/* FS_IOC_SETFLAGS */
+	0x40046602,	/* FS_IOC32_SETFLAGS */
+	0x401c5820,	/* FS_IOC_FSSETXATTR */
+	0x40087602,	/* FS_IOC_SETVERSION */
+	0x40047602,	/* FS_IOC32_SETVERSION */
+};
+
+/* Calls that name a process by PID (argument PID) and, for some, a kind
+ * of target (argument WHICH must be OWN): allowed on the caller only
+ * (PID 0), so that without a PID namespace the command cannot renice,
+ * move, limit or inspect sbexec, its guard or any other process
+ * (prlimit64 with RLIMIT_NOFILE 0 once blinded the guard's tree walk).
+ * which < 0: no such argument. */
+static const struct { const char *name; int which, own, pid; } by_pid[] = {
+	{ "prlimit64", -1, 0, 0 }, { "sched_setaffinity", -1, 0, 0 },
+	{ "sched_getaffinity", -1, 0, 0 }, { "sched_setparam", -1, 0, 0 },
+	{ "sched_getparam", -1, 0, 0 }, { "sched_setscheduler", -1, 0, 0 },
+	{ "sched_getscheduler", -1, 0, 0 }, { "sched_setattr", -1, 0, 0 },
+	{ "sched_getattr", -1, 0, 0 }, { "sched_rr_get_interval", -1, 0, 0 },
+	{ "getpgid", -1, 0, 0 }, { "getsid", -1, 0, 0 },
+	{ "migrate_pages", -1, 0, 0 }, { "move_pages", -1, 0, 0 },
+	{ "get_robust_list", -1, 0, 0 },
+	{ "setpriority", 0, 0, 1 }, { "getpriority", 0, 0, 1 },	/* PRIO_PROCESS */
+	{ "ioprio_set", 0, 1, 1 }, { "ioprio_get", 0, 1, 1 },	/* IOPRIO_WHO_PROCESS */
+};
+
 /* Syscalls newer than Debian 12's libseccomp: numbers from 424 on are
  * the same on every architecture. */
 static const struct { const char *name; int nr; } newer[] = {
-	{ "setxattrat", 463 },
+	{ "setxattrat", 463 }, { "removexattrat", 466 },
+	{ "open_tree_attr", 467 }, { "file_setattr", 469 },
 };
 
 static void fail(const char *what, int rc)
@@ -179,6 +233,30 @@ static void deny_namespaces(scmp_filter_ctx ctx)
 	}
 }
 
+static void deny_host_reach(scmp_filter_ctx ctx)
+{
+	struct scmp_arg_cmp c;
+
+	for (size_t i = 0; i < sizeof(landlock_denied) /
+	    sizeof(*landlock_denied); i++)
+		deny(ctx, landlock_denied[i], 0, NULL);
+	for (size_t i = 0; i < sizeof(setflags) / sizeof(*setflags); i++) {
+		c = (struct scmp_arg_cmp)SCMP_A1(SCMP_CMP_MASKED_EQ,
+		    0xffffffffu, setflags[i]);
+		deny(ctx, "ioctl", 1, &c);
+	}
+	for (size_t i = 0; i < sizeof(by_pid) / sizeof(*by_pid); i++) {
+		c = (struct scmp_arg_cmp){ (unsigned)by_pid[i].pid,
+		    SCMP_CMP_NE, 0, 0 };
+		deny(ctx, by_pid[i].name, 1, &c);
+		if (by_pid[i].which < 0)
+			continue;
+		c = (struct scmp_arg_cmp){ (unsigned)by_pid[i].which,
+		    SCMP_CMP_NE, (scmp_datum_t)by_pid[i].own, 0 };
+		deny(ctx, by_pid[i].name, 1, &c);
+	}
+}
+
 /* The combinations a backend uses: bwrap always allows AF_INET and
  * never needs the Landlock-only rules. */
 static int used(int flags)
@@ -215,8 +293,10 @@ static scmp_filter_ctx build(int flags)
 	for (size_t i = 0; (flags & FILTER_NOSIGNAL) &&
 	    i < sizeof(signals) / sizeof(*signals); i++)
 		deny(ctx, signals[i], 0, NULL);
-	if (flags & FILTER_LANDLOCK)
+	if (flags & FILTER_LANDLOCK) {
 		deny_namespaces(ctx);
+		deny_host_reach(ctx);
+	}
 	return ctx;
 }
 
