@@ -1,10 +1,9 @@
-/* supervise.c: sbexec stays the parent of the sandbox, the way coreutils
- * timeout does: signals blocked before fork and restored in the child,
- * PDEATHSIG set and getppid() checked, limits applied, then exec. The
- * parent copies the output under its caps, forwards INT, TERM, HUP and
- * QUIT to the command itself (not to bwrap, whose init would ignore
- * them), enforces the timeout and tells a sandbox that could not be set
- * up (no "exit-code" on --json-status-fd) from a command that failed. */
+/* supervise.c: sbexec stays the parent of the sandbox (spawn.c starts
+ * it) and runs one loop for both backends: it copies the output under
+ * its caps, forwards INT, TERM, HUP and QUIT to the command itself (not
+ * to bwrap, whose init would ignore them), checks the sandbox before
+ * letting the command start, serves the proxy, enforces the timeout;
+ * outcome.c makes the exit status and the end record. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,219 +29,11 @@
 #include "proxy.h"
 #include "pump.h"
 #include "run.h"
+#include "sup.h"
 #include "tree.h"
 #include "util.h"
 
-#define STATUS_MAX 4096		/* bwrap's status records are short */
-
-static sigset_t orig_mask;
-static struct sigaction orig_pipe;
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-
-struct sup {
-	const struct policy *pol;
-	const struct command *cmd;
-	struct sandbox_run *run;	/* NULL for a bypassed command */
-	const char *refused;	/* why the sandbox was not let run */
-	pid_t child, init_pid;	/* bwrap; the sandbox's PID 1 */
-	int sandboxed, sigfd, status_fd, exit_code, reaped, wstatus;
-	int timed_out;
-	int audit_lost;		/* a net record could not be written */
-	int pending;		/* a signal for a command not yet known */
-	const char *limit;	/* the stream past its cap, or NULL */
-	long long start, deadline, kill_at;
-	char status[STATUS_MAX];
-	size_t status_len;
-	struct rusage ru;
-	struct usage killed;	/* read just before the tree was killed */
-	struct stream out, err;
-	struct proxy *proxy;	/* DESIGN 11, once the sandbox is verified */
-};
-
-void supervise_init(void)
-{
-	sigprocmask(SIG_SETMASK, NULL, &orig_mask);
-	sigaction(SIGPIPE, NULL, &orig_pipe);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-/* In the child: no exit(), which would flush the parent's stdio. */
-static _Noreturn void child_fail(int status, const char *what)
-{
-	dprintf(2, "sbexec: %s: %s\n", what, strerror(errno));
-	_exit(status);
-}
-
-static void set_limits(const struct limits *l)
-{
-	const struct { int res; long long v; } t[] = {
-		{ RLIMIT_CPU, l->cpu_seconds },
-		{ RLIMIT_AS, l->memory_bytes },
-		{ RLIMIT_FSIZE, l->file_size_bytes },
-		{ RLIMIT_NOFILE, l->open_files },
-		{ RLIMIT_NPROC, l->processes },
-	};
-	struct rlimit rl;
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
-		if (t[i].v == 0)
-			continue;
-		rl.rlim_cur = rl.rlim_max = (rlim_t)t[i].v;
-		if (setrlimit(t[i].res, &rl) < 0)
-			child_fail(EXIT_SBEXEC, "setrlimit");
-	}
-}
-
-/* Put FDS at TARGETS in the child (without close-on-exec). Each is
- * first copied out of the way: a source may sit on another's target. */
-static void place_fds(const int *fds, const int *targets, size_t n)
-{
-	int high[4];
-
-	for (size_t i = 0; i < n; i++)
-		if ((high[i] = fds[i] < 0 ? -1 : fcntl(fds[i], F_DUPFD, 16)) < 0
-		    && fds[i] >= 0)
-			child_fail(EXIT_SBEXEC, "fcntl");
-	for (size_t i = 0; i < n; i++)
-		if (high[i] >= 0 && dup2(high[i], targets[i]) < 0)
-			child_fail(EXIT_SBEXEC, "dup2");
-}
-
-/* Nothing but 0-2, and for bwrap its status and seccomp descriptors and
- * the mount sources, crosses the exec. */
-static void close_fds(const struct sup *s)
-{
-	unsigned from = s->sandboxed ? 5U : 3U;
-
-	if (syscall(SYS_close_range, from, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
-		child_fail(EXIT_SBEXEC, "close_range");
-	for (size_t i = 0; s->run != NULL && s->run->keep != NULL &&
-	    i < s->run->keep->n; i++)
-		if (fcntl(s->run->keep->v[i], F_SETFD, 0) < 0)
-			child_fail(EXIT_SBEXEC, "fcntl");
-}
-
-static _Noreturn void child(struct sup *s, char *const *argv,
-    char *const *envp, const int fds[4], pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(EXIT_SBEXEC);
-	/* Out of the terminal's process group: a Ctrl-C reaches sbexec,
-	 * which gives it to the command, not to bwrap, which would die. */
-	if (s->sandboxed)
-		setpgid(0, 0);
-	place_fds(fds, (const int[]){ 1, 2, STATUS_FD, SECCOMP_FD }, 4);
-	close_fds(s);
-	set_limits(&s->pol->limits);
-	if (s->run != NULL && s->run->landlock != NULL)
-		guard_run(s->run->landlock, argv, envp, &orig_mask, &orig_pipe);
-	sigaction(SIGPIPE, &orig_pipe, NULL);
-	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
-	execve(argv[0], argv, envp);
-	child_fail(s->sandboxed ? EXIT_SBEXEC : errno == ENOENT ?
-	    EXIT_NOTFOUND : EXIT_DENIED, argv[0]);
-}
-
-struct child_args {
-	struct sup *s;
-	char *const *argv, *const *envp;
-	const int *fds;
-	pid_t parent;
-};
-
-static int child_main(void *arg)
-{
-	struct child_args *a = arg;
-
-	child(a->s, a->argv, a->envp, a->fds, a->parent);
-}
-
-/* The child execs at once (bwrap, or a bypassed binary): it borrows
- * sbexec's memory until then, on a stack of its own, and sbexec waits
- * (CLONE_VM|CLONE_VFORK), so nothing is copied. It touches only its own
- * descriptors, limits and signal state, which clone keeps apart. The
- * Landlock backend's child lives on as the tree's init: a real fork. */
-static pid_t start_child(struct child_args *a)
-{
-	static char stack[64 * 1024] __attribute__((aligned(16)));
-	pid_t pid;
-
-	if (FORK_ONLY || (a->s->run != NULL && a->s->run->landlock != NULL)) {
-		if ((pid = fork()) == 0)
-			child_main(a);
-	} else {
-		pid = clone(child_main, stack + sizeof(stack),
-		    CLONE_VM | CLONE_VFORK | SIGCHLD, a);
-	}
-	if (pid < 0)
-		die(EXIT_SBEXEC, "fork");
-	return pid;
-}
-
-static void make_pipe(int fd[2], int *child_end)
-{
-	if (pipe2(fd, O_CLOEXEC) < 0)
-		die(EXIT_SBEXEC, "pipe");
-	fcntl(fd[0], F_SETFL, O_NONBLOCK);
-	*child_end = fd[1];
-}
-
-/* 1 when descriptors A and B are the same file: "2>&1". */
-static int same_file(int a, int b)
-{
-	struct stat x, y;
-
-	return fstat(a, &x) == 0 && fstat(b, &y) == 0 &&
-	    x.st_dev == y.st_dev && x.st_ino == y.st_ino;
-}
-
-/* Output goes through pipes that sbexec copies under the cap, with three
- * exceptions: no cap (the command gets sbexec's descriptors), a terminal
- * (passed as it is, so ffmpeg keeps its colours and progress line), and
- * stdout and stderr the same file ("2>&1"), which get one pipe so that
- * their order is kept: the cap then bounds the two together. stderr, or
- * the shared stream, is copied by read/write to keep a tail for the
- * hints of setup_failed(). */
-static void output_pipes(struct sup *s, int fds[2])
-{
-	long long cap = s->pol->limits.max_output_bytes;
-	int p[2], merged = same_file(1, 2);
-
-	s->out.src = s->err.src = -1;
-	if (cap == 0)
-		return;
-	if (!isatty(1)) {
-		make_pipe(p, &fds[0]);
-		/* Fewer wake-ups per byte: splice moves up to this much. */
-		fcntl(p[0], F_SETPIPE_SZ, SPLICE_CHUNK);
-		stream_init(&s->out, merged ? "stdout and stderr" : "stdout",
-		    p[0], 1, cap, merged);
-	}
-	if (merged) {
-		fds[1] = fds[0];
-	} else if (!isatty(2)) {
-		make_pipe(p, &fds[1]);
-		stream_init(&s->err, "stderr", p[0], 2, cap, 1);
-	}
-}
-
-static void spawn(struct sup *s, char *const *argv, char *const *envp)
-{
-	int st[2], fds[4] = { -1, -1, -1, s->run ? s->run->feed.rd : -1 };
-	pid_t parent = getpid();
-
-	output_pipes(s, fds);
-	if (s->sandboxed) {
-		make_pipe(st, &fds[2]);
-		s->status_fd = st[0];
-	}
-	s->child = start_child(&(struct child_args){ s, argv, envp, fds,
-	    parent });
-	for (int i = 0; i < 4; i++)
-		if (fds[i] >= 0 && (i == 0 || fds[i] != fds[i - 1]))
-			close(fds[i]);
-}
 
 /* The command itself: the child of the sandbox's init (DESIGN 5), or the
  * bypassed binary. 0 when it is not known (yet). */
@@ -493,6 +284,7 @@ static void on_feed(struct sup *s, short revents)
 	    s->run->net != NULL)
 		start_proxy(s, &why);
 	if (why == NULL && write(f->wr, f->rest, f->len) == (ssize_t)f->len) {
+		s->released = 1;
 		feed_close(s);
 		return;
 	}
@@ -585,105 +377,6 @@ static void loop(struct sup *s)
 	}
 }
 
-struct hint {
-	const char *match, *text;
-};
-
-static const struct hint hints[] = {
-	{ "create new namespace", "user namespaces are refused here (a "
-	    "container's seccomp profile, or the kernel); set \"sandbox\": "
-	    "\"auto\" to run under Landlock where bwrap cannot" },
-	{ "uid_map", "inside an unprivileged container bwrap cannot set up "
-	    "a user namespace or mount /proc; set \"sandbox\": \"auto\" to "
-	    "run under Landlock there, or, if the container already "
-	    "isolates, \"enableWeakerNestedSandbox\": true" },
-	{ "Can't mount proc", "inside an unprivileged container bwrap cannot "
-	    "mount /proc; set \"sandbox\": \"auto\" to run under Landlock "
-	    "there, or, if the container already isolates, "
-	    "\"enableWeakerNestedSandbox\": true" },
-	{ "RTM_NEWADDR", "Ubuntu's AppArmor restricts unprivileged user "
-	    "namespaces (kernel.apparmor_restrict_unprivileged_userns=1); "
-	    "set \"sandbox\": \"auto\" to run under Landlock, give bwrap an "
-	    "AppArmor profile that allows userns, or set that sysctl to 0" },
-};
-
-/* bwrap ended without an "exit-code" record: the command never ran. Its
- * own message has been copied to stderr already; add what to do. Where
- * stderr was not copied (a terminal, no cap) the message could not be
- * read: name every known cause. */
-static void setup_failed(const struct sup *s)
-{
-	const struct stream *st = s->err.tail_len ? &s->err : &s->out;
-	char tail[TAIL_MAX + 1];
-	int seen = st->tail_len > 0;
-
-	memcpy(tail, st->tail, st->tail_len);
-	tail[st->tail_len] = '\0';
-	if (s->run != NULL && s->run->landlock != NULL) {
-		warnx("%s: the Landlock sandbox could not be set up; the "
-		    "command did not run", s->cmd->name);
-		return;
-	}
-	warnx("%s: the sandbox could not be set up: %s exited %d before "
-	    "running the command", s->cmd->name, s->pol->bwrap,
-	    WEXITSTATUS(s->wstatus));
-	for (size_t i = 0; i < sizeof(hints) / sizeof(*hints); i++) {
-		if (!seen) {
-			warnx("hint: if bwrap says \"%s\": %s", hints[i].match,
-			    hints[i].text);
-		} else if (strstr(tail, hints[i].match) != NULL) {
-			warnx("hint: %s", hints[i].text);
-			return;
-		}
-	}
-}
-
-static int exit_status(const struct sup *s)
-{
-	if (s->refused != NULL) {
-		warnx("%s: the sandbox did not come out as planned (%s); "
-		    "nothing ran. Another run may be changing names in a "
-		    "writable directory: try again", s->cmd->name, s->refused);
-		return EXIT_SBEXEC;
-	}
-	if (s->limit != NULL || s->audit_lost)
-		return EXIT_SBEXEC;
-	if (s->timed_out)
-		return EXIT_TIMEOUT;
-	if (WIFSIGNALED(s->wstatus))
-		return 128 + WTERMSIG(s->wstatus);
-	if (!s->sandboxed)
-		return WEXITSTATUS(s->wstatus);
-	if (s->exit_code >= 0)
-		return s->exit_code;
-	setup_failed(s);
-	return EXIT_SBEXEC;
-}
-
-static long long max_ll(long long a, long long b)
-{
-	return a > b ? a : b;
-}
-
-static void record_end(const struct sup *s, int status)
-{
-	struct audit_end e = {
-		.exit_status = status,
-		.signal = WIFSIGNALED(s->wstatus) ? WTERMSIG(s->wstatus) : 0,
-		.timed_out = s->timed_out,
-		.output_limit = s->limit,
-		.stdout_bytes = s->out.bytes,
-		.stderr_bytes = s->err.bytes,
-		.duration_ms = now_ms() - s->start,
-		.max_rss_kb = max_ll(s->ru.ru_maxrss, s->killed.max_rss_kb),
-		.cpu_ms = max_ll((s->ru.ru_utime.tv_sec + s->ru.ru_stime.tv_sec)
-		    * 1000LL + (s->ru.ru_utime.tv_usec + s->ru.ru_stime.tv_usec) /
-		    1000, s->killed.cpu_ms),
-	};
-
-	if (audit_finish(&e) < 0)
-		warnx("%s: the end record was not written", s->cmd->name);
-}
 
 int supervise(const struct policy *pol, const struct command *cmd,
     char *const *argv, char *const *envp, struct sandbox_run *run)
@@ -718,30 +411,7 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	stream_free(&s.out);
 	stream_free(&s.err);
 	reap_rest(&s);
-	status = exit_status(&s);
-	record_end(&s, status);
+	status = outcome_status(&s);
+	outcome_record(&s, status);
 	return status;
-}
-
-/* A command killed by signal N: die of N too (after the end record), as
- * coreutils timeout does, so that a caller sees a signal (Python's
- * returncode -N), not 128+N. In the sandbox only bwrap's 128+N is known;
- * N is taken to be the signal. Falls back to exiting 128+N. */
-_Noreturn void exit_like(int status)
-{
-	int sig = status - 128;
-	struct rlimit none = { 0, 0 };
-	sigset_t set;
-
-	if (sig > 0 && sig < 32 && sig != SIGSTOP && sig != SIGTSTP &&
-	    sig != SIGTTIN && sig != SIGTTOU) {
-		fflush(NULL);
-		setrlimit(RLIMIT_CORE, &none);	/* no core of sbexec's own */
-		signal(sig, SIG_DFL);
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(sig);
-	}
-	exit(status);
 }

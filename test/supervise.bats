@@ -349,6 +349,18 @@ edited_bwrap() {
 	assert_equal "$(end_field exit)" 125
 }
 
+# The command let start, a status without "exit-code" (code in the
+# sandbox that silenced bwrap's init, as pidfd_getfd once let it) is not
+# taken for a sandbox that could not be set up.
+@test "no exit-code after the command was let start is not reported as a setup failure" {
+	edited_bwrap 'for ((S = 0; S < E; S++)); do [ "${A[S]}" = --json-status-fd ] && break; done; A[S+1]=7; exec 7> >(grep --line-buffered -v exit-code >&3)'
+	run -125 sbx sh -c 'echo yes >ran.txt'
+	[ -e ran.txt ]
+	assert_output --partial "the sandbox ended without the command's status, after the command had started"
+	refute_output --partial "could not be set up"
+	assert_equal "$(end_field exit)" 125
+}
+
 @test "a bwrap that fails before the command runs gives 125, not its status" {
 	policy ', "bwrap": "/bin/false"'
 	run -125 sbx sh -c 'exit 0'

@@ -1,0 +1,208 @@
+/* spawn.c: the child's side of supervision, the way coreutils timeout
+ * does it: signals blocked before fork and restored in the child,
+ * PDEATHSIG set and getppid() checked, descriptors placed and the rest
+ * closed, limits applied, then exec of bwrap, of the bypassed binary, or
+ * the Landlock guard. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "sup.h"
+#include "util.h"
+
+static sigset_t orig_mask;
+static struct sigaction orig_pipe;
+
+void supervise_init(void)
+{
+	sigprocmask(SIG_SETMASK, NULL, &orig_mask);
+	sigaction(SIGPIPE, NULL, &orig_pipe);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* In the child: no exit(), which would flush the parent's stdio. */
+static _Noreturn void child_fail(int status, const char *what)
+{
+	dprintf(2, "sbexec: %s: %s\n", what, strerror(errno));
+	_exit(status);
+}
+
+static void set_limits(const struct limits *l)
+{
+	const struct { int res; long long v; } t[] = {
+		{ RLIMIT_CPU, l->cpu_seconds },
+		{ RLIMIT_AS, l->memory_bytes },
+		{ RLIMIT_FSIZE, l->file_size_bytes },
+		{ RLIMIT_NOFILE, l->open_files },
+		{ RLIMIT_NPROC, l->processes },
+	};
+	struct rlimit rl;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		if (t[i].v == 0)
+			continue;
+		rl.rlim_cur = rl.rlim_max = (rlim_t)t[i].v;
+		if (setrlimit(t[i].res, &rl) < 0)
+			child_fail(EXIT_SBEXEC, "setrlimit");
+	}
+}
+
+/* Put FDS at TARGETS in the child (without close-on-exec). Each is
+ * first copied out of the way: a source may sit on another's target. */
+static void place_fds(const int *fds, const int *targets, size_t n)
+{
+	int high[4];
+
+	for (size_t i = 0; i < n; i++)
+		if ((high[i] = fds[i] < 0 ? -1 : fcntl(fds[i], F_DUPFD, 16)) < 0
+		    && fds[i] >= 0)
+			child_fail(EXIT_SBEXEC, "fcntl");
+	for (size_t i = 0; i < n; i++)
+		if (high[i] >= 0 && dup2(high[i], targets[i]) < 0)
+			child_fail(EXIT_SBEXEC, "dup2");
+}
+
+/* Nothing but 0-2, and for bwrap its status and seccomp descriptors and
+ * the mount sources, crosses the exec. */
+static void close_fds(const struct sup *s)
+{
+	unsigned from = s->sandboxed ? 5U : 3U;
+
+	if (syscall(SYS_close_range, from, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		child_fail(EXIT_SBEXEC, "close_range");
+	for (size_t i = 0; s->run != NULL && s->run->keep != NULL &&
+	    i < s->run->keep->n; i++)
+		if (fcntl(s->run->keep->v[i], F_SETFD, 0) < 0)
+			child_fail(EXIT_SBEXEC, "fcntl");
+}
+
+static _Noreturn void child(struct sup *s, char *const *argv,
+    char *const *envp, const int fds[4], pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(EXIT_SBEXEC);
+	/* Out of the terminal's process group: a Ctrl-C reaches sbexec,
+	 * which gives it to the command, not to bwrap, which would die. */
+	if (s->sandboxed)
+		setpgid(0, 0);
+	place_fds(fds, (const int[]){ 1, 2, STATUS_FD, SECCOMP_FD }, 4);
+	close_fds(s);
+	set_limits(&s->pol->limits);
+	if (s->run != NULL && s->run->landlock != NULL)
+		guard_run(s->run->landlock, argv, envp, &orig_mask, &orig_pipe);
+	sigaction(SIGPIPE, &orig_pipe, NULL);
+	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+	execve(argv[0], argv, envp);
+	child_fail(s->sandboxed ? EXIT_SBEXEC : errno == ENOENT ?
+	    EXIT_NOTFOUND : EXIT_DENIED, argv[0]);
+}
+
+struct child_args {
+	struct sup *s;
+	char *const *argv, *const *envp;
+	const int *fds;
+	pid_t parent;
+};
+
+static int child_main(void *arg)
+{
+	struct child_args *a = arg;
+
+	child(a->s, a->argv, a->envp, a->fds, a->parent);
+}
+
+/* The child execs at once (bwrap, or a bypassed binary): it borrows
+ * sbexec's memory until then, on a stack of its own, and sbexec waits
+ * (CLONE_VM|CLONE_VFORK), so nothing is copied. It touches only its own
+ * descriptors, limits and signal state, which clone keeps apart. The
+ * Landlock backend's child lives on as the tree's init: a real fork. */
+static pid_t start_child(struct child_args *a)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	pid_t pid;
+
+	if (FORK_ONLY || (a->s->run != NULL && a->s->run->landlock != NULL)) {
+		if ((pid = fork()) == 0)
+			child_main(a);
+	} else {
+		pid = clone(child_main, stack + sizeof(stack),
+		    CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+	}
+	if (pid < 0)
+		die(EXIT_SBEXEC, "fork");
+	return pid;
+}
+
+static void make_pipe(int fd[2], int *child_end)
+{
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		die(EXIT_SBEXEC, "pipe");
+	fcntl(fd[0], F_SETFL, O_NONBLOCK);
+	*child_end = fd[1];
+}
+
+/* 1 when descriptors A and B are the same file: "2>&1". */
+static int same_file(int a, int b)
+{
+	struct stat x, y;
+
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 &&
+	    x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* Output goes through pipes that sbexec copies under the cap, with three
+ * exceptions: no cap (the command gets sbexec's descriptors), a terminal
+ * (passed as it is, so ffmpeg keeps its colours and progress line), and
+ * stdout and stderr the same file ("2>&1"), which get one pipe so that
+ * their order is kept: the cap then bounds the two together. stderr, or
+ * the shared stream, is copied by read/write to keep a tail for the
+ * hints of setup_failed(). */
+static void output_pipes(struct sup *s, int fds[2])
+{
+	long long cap = s->pol->limits.max_output_bytes;
+	int p[2], merged = same_file(1, 2);
+
+	s->out.src = s->err.src = -1;
+	if (cap == 0)
+		return;
+	if (!isatty(1)) {
+		make_pipe(p, &fds[0]);
+		/* Fewer wake-ups per byte: splice moves up to this much. */
+		fcntl(p[0], F_SETPIPE_SZ, SPLICE_CHUNK);
+		stream_init(&s->out, merged ? "stdout and stderr" : "stdout",
+		    p[0], 1, cap, merged);
+	}
+	if (merged) {
+		fds[1] = fds[0];
+	} else if (!isatty(2)) {
+		make_pipe(p, &fds[1]);
+		stream_init(&s->err, "stderr", p[0], 2, cap, 1);
+	}
+}
+
+void spawn(struct sup *s, char *const *argv, char *const *envp)
+{
+	int st[2], fds[4] = { -1, -1, -1, s->run ? s->run->feed.rd : -1 };
+	pid_t parent = getpid();
+
+	output_pipes(s, fds);
+	if (s->sandboxed) {
+		make_pipe(st, &fds[2]);
+		s->status_fd = st[0];
+	}
+	s->child = start_child(&(struct child_args){ s, argv, envp, fds,
+	    parent });
+	for (int i = 0; i < 4; i++)
+		if (fds[i] >= 0 && (i == 0 || fds[i] != fds[i - 1]))
+			close(fds[i]);
+}

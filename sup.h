@@ -1,0 +1,48 @@
+/* sup.h: the state of one supervised run, shared by the files of the
+ * supervisor (supervise.c: the loop; spawn.c: the child's side;
+ * outcome.c: the exit status and the end record). Private to them. */
+#ifndef SBEXEC_SUP_H
+#define SBEXEC_SUP_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "policy.h"
+#include "pump.h"
+#include "run.h"
+#include "tree.h"
+
+#define STATUS_MAX 4096		/* bwrap's status records are short */
+
+struct sup {
+	const struct policy *pol;
+	const struct command *cmd;
+	struct sandbox_run *run;	/* NULL for a bypassed command */
+	const char *refused;	/* why the sandbox was not let run */
+	pid_t child, init_pid;	/* bwrap; the sandbox's PID 1 */
+	int sandboxed, sigfd, status_fd, exit_code, reaped, wstatus;
+	int timed_out;
+	int released;		/* the command was let start (bwrap has the
+				 * whole filter, or the guard saw the exec) */
+	int audit_lost;		/* a net record could not be written */
+	int pending;		/* a signal for a command not yet known */
+	const char *limit;	/* the stream past its cap, or NULL */
+	long long start, deadline, kill_at;
+	char status[STATUS_MAX];
+	size_t status_len;
+	struct rusage ru;
+	struct usage killed;	/* read just before the tree was killed */
+	struct stream out, err;
+	struct proxy *proxy;	/* DESIGN 11, once the sandbox is verified */
+};
+
+/* Fork the child (bwrap, the Landlock guard or the bypassed binary)
+ * with its output pipes and status descriptor, as spawn.c says. */
+void spawn(struct sup *s, char *const *argv, char *const *envp);
+
+/* sbexec's exit status for the run, saying why on stderr when the
+ * sandbox was refused or could not be set up; then its end record. */
+int outcome_status(const struct sup *s);
+void outcome_record(const struct sup *s, int status);
+
+#endif
