@@ -44,6 +44,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -445,6 +449,203 @@ static long p_tcp(void)
 	return rc;
 }
 
+/* The second review's escapes: root's powers, other processes and the
+ * host's IPC. Each set is to the current value, so that a probe run
+ * without sbexec, as its positive control, changes nothing. */
+
+/* ARG's content written back into it (a sysctl: /proc/sys/...). */
+static long p_rewrite(void)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(arg, O_RDONLY);
+
+	if (fd < 0 || (n = read(fd, buf, sizeof(buf))) < 0)
+		return -1;
+	close(fd);
+	if ((fd = open(arg, O_WRONLY)) < 0)
+		return -1;
+	n = write(fd, buf, (size_t)n);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* ARG opened for reading, nothing read (a block device, a terminal). */
+static long p_open(void)
+{
+	int fd = open(arg, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+static long p_sethostname(void)
+{
+	char name[256] = "";
+
+	if (gethostname(name, sizeof(name) - 1) < 0)
+		return -1;
+	return sethostname(name, strlen(name));
+}
+
+/* Past CAP_SYS_BOOT's check, an unknown command is EINVAL. */
+static long p_reboot(void)
+{
+	return syscall(SYS_reboot, 0xfee1deadL, 0x28121969L, 0xdeadbeefL,
+	    NULL);
+}
+
+/* ARG's owner and group given again. */
+static long p_chown(void)
+{
+	struct stat st;
+
+	if (lstat(arg, &st) < 0)
+		return -1;
+	return fchownat(AT_FDCWD, arg, st.st_uid, st.st_gid,
+	    AT_SYMLINK_NOFOLLOW);
+}
+
+static long p_utimes(void)
+{
+	struct stat st;
+
+	if (lstat(arg, &st) < 0)
+		return -1;
+	return utimensat(AT_FDCWD, arg, (struct timespec[]){ st.st_atim,
+	    st.st_mtim }, AT_SYMLINK_NOFOLLOW);
+}
+
+/* ARG's mode, or "PATH=MODE" (octal): chmod of a hidden key to 0644. */
+static long p_chmod(void)
+{
+	char path[4096];
+	const char *eq = strchr(arg, '=');
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%.*s", (int)(eq ? eq - arg :
+	    (long)strlen(arg)), arg);
+	if (eq == NULL && lstat(path, &st) < 0)
+		return -1;
+	return chmod(path, eq ? (mode_t)strtoul(eq + 1, NULL, 8) :
+	    st.st_mode & 07777);
+}
+
+static long p_removexattr(void)
+{
+	return lremovexattr(arg, "user.sbexec-absent");
+}
+
+static long p_setflags(void)
+{
+	int fd = open(arg, O_RDONLY | O_NONBLOCK), flags = 0;
+	long rc;
+
+	if (fd < 0)
+		return -1;
+	rc = ioctl(fd, 0x80086601UL, &flags);	/* FS_IOC_GETFLAGS */
+	if (rc == 0)
+		rc = ioctl(fd, 0x40086602UL, &flags);	/* FS_IOC_SETFLAGS */
+	close(fd);
+	return rc;
+}
+
+/* ARG, or the parent: the process a probe reaches for. */
+static pid_t target(void)
+{
+	return arg ? (pid_t)atoi(arg) : getppid();
+}
+
+static long p_pidfd(void)
+{
+	long fd = syscall(SYS_pidfd_open, target(), 0);
+
+	return fd < 0 ? -1 : close((int)fd);
+}
+
+/* Descriptor 0 of the target, taken: bwrap's init once lost its eventfd
+ * so. */
+static long p_pidfd_getfd(void)
+{
+	long pfd = syscall(SYS_pidfd_open, target(), 0), fd;
+
+	if (pfd < 0)
+		return -1;
+	fd = syscall(SYS_pidfd_getfd, pfd, 0, 0);
+	close((int)pfd);
+	return fd < 0 ? -1 : close((int)fd);
+}
+
+static long p_kcmp(void)
+{
+	return syscall(SYS_kcmp, getpid(), target(), 1 /* KCMP_FILES */,
+	    0, 0);
+}
+
+/* An invalid descriptor: EBADF unless the filter answers first. */
+static long p_process_madvise(void)
+{
+	return syscall(SYS_process_madvise, -1, NULL, 0, 0, 0);
+}
+
+static long p_prlimit(void)
+{
+	struct rlimit rl;
+
+	if (prlimit(target(), RLIMIT_NOFILE, NULL, &rl) < 0)
+		return -1;
+	return prlimit(target(), RLIMIT_NOFILE, &rl, NULL);
+}
+
+static long p_renice(void)
+{
+	int prio;
+
+	errno = 0;
+	prio = getpriority(PRIO_PROCESS, (id_t)target());
+	if (prio == -1 && errno != 0)
+		return -1;
+	return setpriority(PRIO_PROCESS, (id_t)target(), prio);
+}
+
+static long p_affinity(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(target(), sizeof(set), &set) < 0)
+		return -1;
+	return sched_setaffinity(target(), sizeof(set), &set);
+}
+
+static long p_ioprio(void)
+{
+	long prio = syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */,
+	    target());
+
+	return prio < 0 ? -1 : syscall(SYS_ioprio_set, 1, target(), prio);
+}
+
+/* A System V object of the host, by id: attached, or its status read. */
+static long p_shm(void)
+{
+	void *p = shmat(atoi(arg), NULL, SHM_RDONLY);
+
+	return p == (void *)-1 ? -1 : shmdt(p);
+}
+
+static long p_msg(void)
+{
+	struct msqid_ds ds;
+
+	return msgctl(atoi(arg), IPC_STAT, &ds);
+}
+
+static long p_sem(void)
+{
+	struct semid_ds ds;
+
+	return semctl(atoi(arg), 0, IPC_STAT, &ds);
+}
+
 static const struct probe {
 	const char *name;
 	long (*fn)(void);
@@ -485,6 +686,26 @@ static const struct probe {
 	{ "fill", p_fill },
 	{ "read", p_read },
 	{ "tcp", p_tcp },
+	{ "rewrite", p_rewrite },
+	{ "open", p_open },
+	{ "sethostname", p_sethostname },
+	{ "reboot", p_reboot },
+	{ "chown", p_chown },
+	{ "utimes", p_utimes },
+	{ "chmod", p_chmod },
+	{ "removexattr", p_removexattr },
+	{ "setflags", p_setflags },
+	{ "pidfd", p_pidfd },
+	{ "pidfd_getfd", p_pidfd_getfd },
+	{ "kcmp", p_kcmp },
+	{ "process_madvise", p_process_madvise },
+	{ "prlimit", p_prlimit },
+	{ "renice", p_renice },
+	{ "affinity", p_affinity },
+	{ "ioprio", p_ioprio },
+	{ "shm", p_shm },
+	{ "msg", p_msg },
+	{ "sem", p_sem },
 };
 
 static int run(int argc, char **argv)
