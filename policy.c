@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "netpolicy.h"
+#include "programs.h"
 #include "schema.h"
 #include "sha256.h"
 #include "trust.h"
@@ -161,6 +162,10 @@ int policy_load(const char *file, struct policy *pol)
 	int rc = policy_parse(file, buf, len, pol);
 
 	free(buf);
+	/* A program the command could replace is no better than a policy
+	 * it could rewrite (DESIGN 12). */
+	if (rc == 0)
+		rc = programs_check(pol);
 	return rc;
 }
 

@@ -68,8 +68,9 @@ struct policy {
 const struct policy *policy_of(const struct policy *pol,
     const struct command *cmd);
 
-/* Read, check and parse FILE (DESIGN sections 1, 2 and 4). On any error,
- * print one line naming the key path and return -1. */
+/* Read, check and parse FILE (DESIGN sections 1, 2 and 4), and check
+ * the programs it names (DESIGN 12). On any error, print one line
+ * naming the key path (one per program refused) and return -1. */
 int policy_load(const char *file, struct policy *pol);
 
 /* The same from memory (the fuzz target and unit tests); NAME is used in
