@@ -11,6 +11,7 @@
 #include "check.h"
 #include "netpolicy.h"
 #include "landlock.h"
+#include "path.h"
 #include "util.h"
 
 static void print_rules(const struct policy *pol, enum fs_kind kind,
@@ -113,6 +114,83 @@ static void print_backend(const struct policy *pol)
 		    "refuse to run\n", abi, LANDLOCK_ABI_MIN);
 }
 
+/* Issue 18, what root reads: where CI containers and cloud hosts keep
+ * secrets. Root in the sandbox reads what denyRead does not hide, and in
+ * a Kubernetes pod so does any uid. */
+static const struct secret {
+	const char *path, *what;
+} secrets[] = {
+	{ "/run/secrets", "Docker secrets, Kubernetes service-account "
+	    "tokens" },
+	{ "/var/run/secrets", "Docker secrets, Kubernetes service-account "
+	    "tokens" },
+	{ "/etc/kubernetes", "a Kubernetes node's credentials" },
+	{ "/var/lib/cloud", "cloud-init's user-data" },
+	{ "/var/lib/docker", "Docker's containers, images and volumes" },
+	{ "/etc/ssl/private", "TLS private keys" },
+	{ "~/.docker", "Docker registry credentials" },
+	{ "~/.kube", "Kubernetes credentials" },
+};
+
+/* The rule that decides PATH: the most specific covering it, deny
+ * winning at an equal path (DESIGN 2); NULL if none does. */
+static const struct fs_rule *deciding_rule(const struct policy *pol,
+    const char *path)
+{
+	const struct fs_rule *best = NULL, *r;
+
+	for (size_t i = 0; i < pol->nrules; i++) {
+		r = &pol->rules[i];
+		if (r->resolved == NULL || !path_within(path, r->resolved))
+			continue;
+		if (best == NULL || path_depth(r->resolved) >
+		    path_depth(best->resolved) || (path_depth(r->resolved) ==
+		    path_depth(best->resolved) && r->kind > best->kind))
+			best = r;
+	}
+	return best;
+}
+
+/* Hidden whole: denied, and no rule below it shows a part again. */
+static int hidden(const struct policy *pol, const char *path)
+{
+	const struct fs_rule *r = deciding_rule(pol, path);
+
+	if (r == NULL || r->kind != FS_DENY_READ)
+		return 0;
+	for (size_t i = 0; i < pol->nrules; i++)
+		if (pol->rules[i].kind != FS_DENY_READ &&
+		    pol->rules[i].resolved != NULL &&
+		    strcmp(pol->rules[i].resolved, path) != 0 &&
+		    path_within(pol->rules[i].resolved, path))
+			return 0;
+	return 1;
+}
+
+/* Advice, not a refusal: each secret place that exists on this host,
+ * that the invoking user can read, and that POL does not hide. */
+static void secret_warnings(const struct policy *pol,
+    void (*warn)(const char *, void *), void *arg)
+{
+	const char *why;
+	char *path, *real, *line;
+
+	for (size_t i = 0; i < sizeof(secrets) / sizeof(*secrets); i++) {
+		path = path_expand(secrets[i].path, &why);
+		real = path ? path_resolve(path) : NULL;
+		if (real != NULL && access(real, R_OK) == 0 &&
+		    !hidden(pol, real)) {
+			line = xasprintf("filesystem.denyRead: %s (%s) exists "
+			    "here and the command can read it; add \"%s\" to "
+			    "denyRead", path, secrets[i].what, secrets[i].path);
+			warn(line, arg);
+			free(line);
+		}
+		free(real);
+		free(path);
+	}
+}
+
 static void print_warning(const char *line, void *count)
 {
 	printf("warning: %s\n", line);
@@ -181,6 +259,7 @@ static int print_own(const struct command *cmd)
 	printf("%s):\n", o->n ? "" : " nothing");
 	print_body(cmd->own);
 	policy_warnings(cmd->own, print_command_warning, &p);
+	secret_warnings(cmd->own, print_command_warning, &p);
 	return p.count;
 }
 
@@ -198,6 +277,7 @@ int check_print(const struct policy *pol)
 	printf("audit: %s\n", pol->audit == AUDIT_FILE ? pol->audit_path :
 	    pol->audit == AUDIT_SYSLOG ? "syslog" : "stderr");
 	policy_warnings(pol, print_warning, &warnings);
+	secret_warnings(pol, print_warning, &warnings);
 	for (size_t i = 0; i < pol->ncmds; i++)
 		if (pol->cmds[i].own != NULL)
 			warnings += print_own(&pol->cmds[i]);
