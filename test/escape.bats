@@ -334,16 +334,38 @@ assert_filtered() {
 	assert_filtered process_vm_readv OK
 }
 
+# on_pty CMD...: CMD with a new pty's end as stdin, no one's controlling
+# terminal: the probe's terminal where it can make none of its own (the
+# Landlock backend grants no /dev/ptmx).
+on_pty() {
+	python3 -c 'import os, subprocess, sys
+m, s = os.openpty()
+sys.exit(subprocess.call(sys.argv[1:], stdin=s))' "$@"
+}
+
+assert_filtered_tty() {
+	run on_pty "$PROBE" "$1"
+	assert_success
+	assert_output "$1=$2"
+	if landlock; then
+		run on_pty "$IN_CONTAINER" "$SBEXEC" sh -c "exec '$PROBE' $1"
+	else
+		run on_pty "$SBEXEC" sh -c "exec '$PROBE' $1"
+	fi
+	assert_success
+	assert_output "$1=EPERM"
+}
+
 @test "seccomp: ioctl(TIOCSTI) on the controlling pty is EPERM" {
-	assert_filtered tiocsti OK
+	assert_filtered_tty tiocsti OK
 }
 
 @test "seccomp: ioctl(TIOCSTI) with high bits set in the request is EPERM" {
-	assert_filtered tiocsti_hibits OK
+	assert_filtered_tty tiocsti_hibits OK
 }
 
 @test "seccomp: ioctl(TIOCLINUX) is EPERM" {
-	assert_filtered tioclinux ENOTTY
+	assert_filtered_tty tioclinux ENOTTY
 }
 
 @test "unshare(CLONE_NEWUSER) fails (bwrap --disable-userns: ENOSPC; Landlock: the filter, EPERM)" {

@@ -142,19 +142,32 @@ static long p_process_vm_readv(void)
 	return syscall(SYS_process_vm_readv, getpid(), NULL, 0, NULL, 0, 0);
 }
 
+/* A terminal for the child of pty_ioctl: a new pty, or where none can be
+ * made (the Landlock backend grants no /dev/ptmx) the one on stdin, if
+ * it is no session's controlling terminal yet. */
+static int child_tty(void)
+{
+	int pty = posix_openpt(O_RDWR | O_NOCTTY), tty;
+
+	if (pty >= 0 && grantpt(pty) == 0 && unlockpt(pty) == 0 &&
+	    (tty = open(ptsname(pty), O_RDWR)) >= 0)
+		return tty;
+	if (isatty(0) && ioctl(0, TIOCSCTTY, 0) == 0)
+		return 0;
+	return -1;
+}
+
 /* CMD on a pseudo-terminal made the controlling terminal of a child in
  * a session of its own, so the kernel itself allows TIOCSTI. */
 static long pty_ioctl(unsigned long cmd)
 {
-	int status, pty, tty;
+	int status, tty;
 	char c = 'x';
 	pid_t pid;
 
 	if ((pid = fork()) == 0) {
 		setsid();
-		pty = posix_openpt(O_RDWR | O_NOCTTY);
-		if (pty < 0 || grantpt(pty) < 0 || unlockpt(pty) < 0 ||
-		    (tty = open(ptsname(pty), O_RDWR)) < 0)
+		if ((tty = child_tty()) < 0)
 			_exit(255);
 		_exit(syscall(SYS_ioctl, tty, cmd, &c) < 0 ? errno : 0);
 	}
