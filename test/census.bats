@@ -1,0 +1,554 @@
+#!/usr/bin/env bats
+# The census (issue 18, DESIGN 12): what native code in the sandbox can
+# actually reach, listed from inside and compared with a short expected
+# list, so that the next attack nobody thought of fails a test too.
+#
+# test/census.c is the enumerator; here it is loaded as an attacker
+# loads code (helper.bash's attack: ffmpeg writes the library from a
+# data: URI into the writable cwd, a second ffmpeg loads it with -af
+# ladspa=file=). It runs on three backends:
+#	bwrap		on the host, "sandbox": "bwrap"
+#	landlock	on the host, "sandbox": "landlock"
+#	container	inside test/in_container.c, "sandbox": "auto"
+# each as root and as an unprivileged user ($CUSER, made if absent; run
+# through setpriv). The policy writes only ".", hides a secret and
+# audits to a file. Each section's lines must equal the expected list
+# exactly; and each section first has a positive control: the same
+# census without sbexec finds something the sandbox must hide, so that a
+# census cannot pass by finding nothing.
+#
+# The census runs once per backend and user; each test reads its
+# output ($D/out/MODE-WHO.out, its stderr .err). Host objects the
+# controls need (System V objects, a /dev/shm file, a POSIX message
+# queue, a sleeping process of each user) live for the whole file.
+# CENSUS_OUT=DIR keeps the outputs there.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+CUSER=sbxcensus
+
+setup_file() {
+	export D CUID CGID KEY QNAME
+	D=$(mktemp -d /tmp/sbxcensus.XXXXXX)
+	chmod 755 "$D"
+	mkdir -p "$D/out"
+	build_census
+	make_user
+	make_samples
+	make_ipc
+	start_sleepers
+}
+
+teardown_file() {
+	local f
+	for f in "$D"/sleeper.*; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	[ -z "${KEY:-}" ] || ipc_objects remove "$KEY" "$QNAME"
+	rm -f "/dev/shm/$QNAME"
+	[ -z "${CENSUS_OUT:-}" ] || cp -r "$D/out/." "$CENSUS_OUT"
+	rm -rf "$D"
+}
+
+# ============================================================ expected
+# The expected lists, one place: what each section must find inside the
+# sandbox (issue 18, after its fixes). expected SECTION MODE WHO prints
+# them; MODE is bwrap, landlock or container (Landlock under in_container,
+# "auto"); WHO is root or user. The order does not matter.
+
+# Syscalls both backends' filters refuse whatever the arguments
+# (tools/seccomp-gen.c: denied[], with issue 18's pidfd_getfd,
+# process_madvise, kcmp and open_tree_attr; the socket family allow-list,
+# which refuses family 0 and 1; socketpair without allowUnixSockets).
+DENIED_ALWAYS="ptrace process_vm_readv process_vm_writev keyctl add_key
+	request_key bpf userfaultfd perf_event_open mount umount2 pivot_root
+	kexec_load kexec_file_load init_module finit_module delete_module
+	open_tree open_tree_attr move_mount fsopen fsconfig fsmount fspick
+	mount_setattr io_uring_setup io_uring_enter io_uring_register setxattr lsetxattr
+	fsetxattr setxattrat socket socketpair pidfd_getfd process_madvise
+	kcmp"
+# The Landlock variant's own: no new namespace (seccomp-gen.c), and issue
+# 18's metadata, IPC and other-process rules.
+DENIED_LANDLOCK="unshare setns chmod fchmod fchmodat fchmodat2 chown
+	fchown lchown fchownat utime utimes utimensat futimesat removexattr
+	lremovexattr fremovexattr removexattrat file_setattr shmget shmat
+	shmctl shmdt semget semop semtimedop semctl msgget msgsnd msgrcv
+	msgctl mq_open mq_unlink mq_timedsend mq_timedreceive mq_notify
+	mq_getsetattr pidfd_open ioprio_set ioprio_get"
+# ... and those it refuses only for another process: with all arguments
+# 1 (pid 1, or which 1 for getpriority and setpriority), not with 0.
+# ioprio_get and ioprio_set are above: which 0 is not IOPRIO_WHO_PROCESS.
+DENIED_LANDLOCK_PID="prlimit64 setpriority getpriority sched_setaffinity
+	sched_getaffinity sched_setparam sched_getparam sched_setscheduler
+	sched_getscheduler sched_setattr sched_getattr sched_rr_get_interval
+	getpgid getsid migrate_pages move_pages get_robust_list"
+# Rules that answer ENOSYS themselves (libc falls back), told apart by a
+# direct call.
+ENOSYS_ALWAYS="openat2"
+ENOSYS_LANDLOCK="clone3"
+
+# bwrap's --dev: its own devpts (/dev/ptmx is a link to pts/ptmx);
+# /dev/tty fails with ENXIO (--new-session: no controlling terminal).
+DEV_BWRAP="/dev/full rw
+/dev/null rw
+/dev/random rw
+/dev/urandom rw
+/dev/zero rw
+/dev/pts/ptmx rw"
+# Landlock grants back only these; no pts, ptmx, shm, loop, kvm...
+DEV_LANDLOCK="/dev/full rw
+/dev/null rw
+/dev/zero rw
+/dev/random r
+/dev/urandom r"
+
+# bwrap's pid 1 is its own init, the command's parent, of the same uid.
+PROC_BWRAP="1 see,signal,pidfd,prlimit,renice,affinity,ioprio"
+
+ZERO=0000000000000000
+
+expected() {
+	local sec=$1 mode=$2 who=$3
+	"expected_$sec" "$mode" "$who"
+}
+
+expected_dev() {
+	case $1 in
+	bwrap) printf '%s\n' "$DEV_BWRAP" ;;
+	*) printf '%s\n' "$DEV_LANDLOCK" ;;
+	esac | sed 's/^/dev /'
+}
+
+# What opens for writing: the writable device nodes, nothing in /proc or
+# /sys; no directory of /dev takes a new entry.
+expected_write() {
+	expected_dev "$@" | awk '$3 ~ /w/ { print "write " $2 }'
+}
+
+# No metadata change outside allowWrite, on either backend.
+expected_meta() {
+	:
+}
+
+expected_proc() {
+	[ "$1" != bwrap ] || echo "proc $PROC_BWRAP"
+}
+
+# No IPC object of the host: none at all.
+expected_ipc() {
+	:
+}
+
+# No capability; Landlock locks root's securebits (NOROOT,
+# NO_SETUID_FIXUP, KEEP_CAPS_LOCKED, NO_CAP_AMBIENT_RAISE, each locked:
+# the kernel reports 0xef). A user keeps the bounding set it came with
+# (dropping it needs CAP_SETPCAP; no_new_privs makes it unusable) and
+# cannot set securebits.
+expected_cap() {
+	local mode=$1 who=$2 bnd=$ZERO bits=0x0
+	if [ "$mode" != bwrap ]; then
+		if [ "$who" = root ]; then
+			bits=0xef
+		else
+			bnd=$(awk '$1 == "CapBnd:" { print $2 }' /proc/self/status)
+		fi
+	fi
+	printf 'cap %s\n' "CapInh $ZERO" "CapPrm $ZERO" "CapEff $ZERO" \
+		"CapBnd $bnd" "CapAmb $ZERO" "securebits $bits" "nnp 1" \
+		"uid $(uid_of "$who")"
+}
+
+# network "none": bwrap's namespace has loopback (AF_INET, AF_INET6);
+# Landlock has no family at all.
+expected_family() {
+	[ "$1" != bwrap ] || printf 'family %s\n' 2 10
+}
+
+expected_syscalls() {
+	local n
+	for n in $DENIED_ALWAYS; do echo "syscall-denied $n EPERM 0,1"; done
+	for n in $ENOSYS_ALWAYS; do echo "syscall-enosys $n"; done
+	[ "$1" != bwrap ] || return 0
+	for n in $DENIED_LANDLOCK; do echo "syscall-denied $n EPERM 0,1"; done
+	for n in $DENIED_LANDLOCK_PID; do echo "syscall-denied $n EPERM 1"; done
+	for n in $ENOSYS_LANDLOCK; do echo "syscall-enosys $n"; done
+}
+# ====================================================== end of expected
+
+# ------------------------------------------------------------- set-up
+
+# The census as a program and as the payload (helper.bash's attack
+# reads $BATS_FILE_TMPDIR/payload.b64), its syscall names from this
+# host's <sys/syscall.h>, and the simulated container.
+build_census() {
+	local src="$BATS_TEST_DIRNAME/census.c" names="$D/census_names.h"
+	local w="-Wall -Wextra -Wshadow -Wstrict-prototypes
+		-Wmissing-prototypes -Wformat=2 -Werror"
+	printf '#include <sys/syscall.h>\n' | gcc -dM -E - | awk '
+		$1 == "#define" && $2 ~ /^__NR_/ && $3 ~ /^[0-9]+$/ {
+			printf "\t{ %d, \"%s\" },\n", $3, substr($2, 6) }' \
+		>"$names"
+	gcc $w -O2 -DCENSUS_NAMES="\"$names\"" -o "$D/census" "$src"
+	gcc $w -Os -shared -fPIC -s -DPAYLOAD -DCENSUS_NAMES="\"$names\"" \
+		-o "$D/census.so" "$src"
+	base64 -w0 "$D/census.so" >"$BATS_FILE_TMPDIR/payload.b64"
+	gcc -Wall -Wextra -Werror -o "$D/in_container" \
+		"$TOP/test/in_container.c" -lseccomp
+}
+
+# The unprivileged user: $CUSER when root runs the tests (made if
+# absent; it may stay), else the invoking user.
+make_user() {
+	if [ "$(id -u)" -eq 0 ]; then
+		id "$CUSER" >/dev/null 2>&1 ||
+			useradd -M -s /usr/sbin/nologin "$CUSER"
+		CUID=$(id -u "$CUSER")
+		CGID=$(id -g "$CUSER")
+	else
+		CUID=$(id -u)
+		CGID=$(id -g)
+	fi
+}
+
+uid_of() {
+	if [ "$1" = root ]; then echo 0; else echo "$CUID"; fi
+}
+
+# The meta section's samples, outside every allowWrite: a root-owned
+# file and one of the user (the audit file of each run is the third).
+make_samples() {
+	mkdir -p "$D/meta"
+	echo root >"$D/meta/root.txt"
+	echo user >"$D/meta/user.txt"
+	chmod 644 "$D/meta/root.txt" "$D/meta/user.txt"
+	[ "$(id -u)" -ne 0 ] || chown "$CUID:$CGID" "$D/meta/user.txt"
+}
+
+# ipc_objects create|remove KEY NAME: a System V message queue, segment
+# and semaphore set of KEY, and the POSIX message queue /NAME, all 0666.
+ipc_objects() {
+	python3 - "$@" <<-'EOF'
+		import ctypes, ctypes.util, os, sys
+		libc = ctypes.CDLL(None, use_errno=True)
+		rt = ctypes.CDLL(ctypes.util.find_library("rt"), use_errno=True)
+		op, key, name = sys.argv[1], int(sys.argv[2], 0), sys.argv[3]
+		CREAT = 0o1000 | 0o2000 | 0o666		# IPC_CREAT | IPC_EXCL
+		mq = ("/" + name).encode()
+		if op == "create":
+		    os.umask(0)
+		    ids = [libc.msgget(key, CREAT), libc.shmget(key, 4096, CREAT),
+		           libc.semget(key, 1, CREAT),
+		           rt.mq_open(mq, os.O_CREAT | os.O_EXCL | os.O_RDWR,
+		                      ctypes.c_uint(0o666), None)]
+		    if min(ids) < 0:
+		        sys.exit("ipc_objects: " + os.strerror(ctypes.get_errno()))
+		else:
+		    libc.msgctl(libc.msgget(key, 0), 0, None)	# IPC_RMID
+		    libc.shmctl(libc.shmget(key, 0, 0), 0, None)
+		    libc.semctl(libc.semget(key, 0, 0), 0, 0)
+		    rt.mq_unlink(mq)
+	EOF
+}
+
+# The IPC objects of the controls, and a /dev/shm file beside them.
+make_ipc() {
+	QNAME="sbxcensus.$$"
+	KEY=$(printf '0x5bc%05x' $((RANDOM * 8 + RANDOM % 8)))
+	ipc_objects create "$KEY" "$QNAME"
+	echo shm >"/dev/shm/$QNAME"
+	chmod 644 "/dev/shm/$QNAME"
+}
+
+# setpriv_for WHO: the setpriv prefix that runs a command as WHO, none
+# for root or when the tests do not run as root.
+setpriv_for() {
+	[ "$1" = root ] || [ "$(id -u)" -ne 0 ] ||
+		echo "setpriv --reuid=$CUID --regid=$CGID --clear-groups --"
+}
+
+# as WHO CMD...: CMD as WHO.
+as() {
+	local who=$1
+	shift
+	$(setpriv_for "$who") "$@"
+}
+
+# detach WHO CMD...: CMD as WHO in the background, as the pid $!, with
+# no descriptor of bats (which waits for every copy of its pipes).
+detach() {
+	local who=$1
+	shift
+	(
+		for fd in $(ls "/proc/$BASHPID/fd"); do
+			[ "$fd" -le 2 ] || eval "exec $fd>&-"
+		done
+		exec $(setpriv_for "$who") "$@"
+	) </dev/null >/dev/null 2>&1 &
+}
+
+# A process of each user, outside every census's tree; it ends by
+# itself if teardown_file never runs.
+start_sleepers() {
+	local who
+	for who in root user; do
+		detach "$who" sleep 900
+		echo $! >"$D/sleeper.$who"
+	done
+}
+
+# ------------------------------------------------------------- running
+
+# census_dir MODE WHO: the run's directory (owned by WHO): its policy,
+# audit file, secret and work directory (the cwd, the only writable
+# place).
+census_dir() {
+	local dir="$D/$2/$1" backend=$1
+	[ "$backend" != container ] || backend=auto
+	[ "$backend" != direct ] && [ "$backend" != container-direct ] ||
+		backend=bwrap
+	mkdir -p "$dir/work"
+	echo secret >"$dir/secret.txt"
+	: >"$dir/audit.jsonl"
+	chmod 600 "$dir/audit.jsonl" "$dir/secret.txt"
+	printf '%s\n' "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\"},
+	  \"audit\": \"$dir/audit.jsonl\", \"sandbox\": \"$backend\",
+	  \"network\": \"none\", \"filesystem\": {\"allowWrite\": [\".\"],
+	  \"denyRead\": [\"$dir/secret.txt\"]}}" >"$dir/policy.json"
+	chmod 644 "$dir/policy.json"
+	[ "$2" = root ] || [ "$(id -u)" -ne 0 ] ||
+		chown -R "$CUID:$CGID" "$D/$2"
+	echo "$dir"
+}
+
+# census_ff ARGS: ffmpeg ARGS as $WHO, the way $MODE says (attack's
+# FFMPEG): without sbexec (direct, container-direct) or through it.
+census_ff() {
+	local p="$DIR/policy.json"
+	case $MODE in
+	direct) as "$WHO" ffmpeg "$@" ;;
+	container-direct) as "$WHO" "$D/in_container" /usr/bin/ffmpeg "$@" ;;
+	container) as "$WHO" "$D/in_container" "$SBEXEC" -p "$p" ffmpeg "$@" ;;
+	*) as "$WHO" "$SBEXEC" -p "$p" ffmpeg "$@" ;;
+	esac
+}
+
+# census MODE WHO: run the census there once; $D/out/MODE-WHO.out holds
+# its lines, .err its stderr and exit status.
+census() {
+	local f="$D/out/$1-$2" MODE=$1 WHO=$2 DIR rc=0
+	[ ! -e "$f.out" ] || return 0
+	DIR=$(census_dir "$1" "$2")
+	(cd "$DIR/work" && attack census_ff \
+		"pidmax=$(cat /proc/sys/kernel/pid_max)" \
+		"meta=$D/meta/root.txt" "meta=$D/meta/user.txt" \
+		"meta=$DIR/audit.jsonl" "key=$KEY" "mq=/$QNAME") \
+		>"$f.out" 2>"$f.err" || rc=$?
+	echo "census: exit $rc" >>"$f.err"
+}
+
+# section SECTION <OUT: the section's lines, sorted.
+section() {
+	local re="^$1 "
+	case $1 in
+	write) re='^(write|writedir) ' ;;
+	syscalls) re='^syscall-' ;;
+	esac
+	grep -E "$re" | LC_ALL=C sort || true
+}
+
+# got MODE WHO SECTION: the section's lines of that run.
+got() {
+	census "$1" "$2"
+	section "$3" <"$D/out/$1-$2.out"
+}
+
+needs() {
+	local mode=$1 who=$2
+	[ "$who" != root ] || [ "$(id -u)" -eq 0 ] ||
+		skip "runs as root (the tests run as $(id -un))"
+	case $mode in
+	landlock|container)
+		[ "$(landlock_abi)" -ge 3 ] ||
+			skip "the kernel's Landlock ABI is $(landlock_abi) (needs 3)" ;;
+	esac
+}
+
+# check MODE WHO SECTION: the section's positive control, then its
+# lines in the sandbox equal the expected list.
+check() {
+	local mode=$1 who=$2 sec=$3 t="$BATS_TEST_TMPDIR"
+	needs "$mode" "$who"
+	"control_$sec" "$who"
+	got "$mode" "$who" "$sec" >"$t/got"
+	expected "$sec" "$mode" "$who" | LC_ALL=C sort >"$t/want"
+	if ! diff -u "$t/want" "$t/got" >"$t/diff"; then
+		echo "# $sec, $mode, $who: - expected, + found"
+		tail -n +3 "$t/diff"
+		echo "# the census's stderr:"
+		cat "$D/out/$mode-$who.err"
+		return 1
+	fi
+}
+
+# -------------------------------------------------- positive controls
+
+# control_SECTION WHO: without sbexec, the census finds what the sandbox
+# must hide (and the run itself worked).
+direct() {
+	needs direct "$1"
+	run got direct "$1" "$2"
+	if [ -z "$output" ]; then
+		cat "$D/out/direct-$1.err"
+		fail "the census without sbexec found no $2 line"
+	fi
+}
+
+control_dev() {
+	direct "$1" dev
+	if [ "$1" = root ]; then
+		assert_line --regexp '^dev /dev/(loop[0-9]+|loop-control|kvm|fuse|mem|tty0) rw$'
+	else
+		assert_line 'dev /dev/ptmx rw'
+	fi
+}
+
+control_write() {
+	direct "$1" write
+	[ "$1" != root ] || assert_line 'write /proc/sys/kernel/core_pattern'
+	assert_line 'writedir /dev/shm'
+}
+
+# has_file_setattr: the kernel has file_setattr (Linux 6.17).
+has_file_setattr() {
+	python3 -c 'import ctypes, errno, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall(468, -100, b"/", None, 0, 0)
+sys.exit(ctypes.get_errno() == errno.ENOSYS)'
+}
+
+control_meta() {
+	local f="$D/meta/$1.txt" call
+	direct "$1" meta
+	for call in fchmodat fchownat utimensat lremovexattr FS_IOC_SETFLAGS \
+	    FS_IOC_FSSETXATTR; do
+		assert_line "meta $call $f"
+	done
+	! has_file_setattr || assert_line "meta file_setattr $f"
+}
+
+control_proc() {
+	direct "$1" proc
+	assert_line "proc $(cat "$D/sleeper.$1") see,signal,pidfd,prlimit,renice,affinity,ioprio"
+}
+
+control_ipc() {
+	local kind
+	direct "$1" ipc
+	for kind in sysv-msg sysv-shm sysv-sem; do
+		assert_line "ipc $kind $KEY"
+	done
+	assert_line "ipc posix-shm $QNAME"
+	assert_line "ipc mq /$QNAME"
+}
+
+control_cap() {
+	direct "$1" cap
+	assert_line 'cap nnp 0'
+	if [ "$1" = root ]; then
+		assert_line --regexp '^cap CapEff 0*[1-9a-f]'
+	else
+		assert_line --regexp '^cap CapBnd 0*[1-9a-f]'
+	fi
+}
+
+control_family() {
+	direct "$1" family
+	assert_line 'family 1'
+	assert_line 'family 16'
+	[ "$1" != root ] || assert_line 'family 17'
+}
+
+# Without sbexec no syscall is refused; under in_container's filter
+# (Docker's default profile, in part) exactly its rules show.
+control_syscalls() {
+	local n
+	needs direct "$1"
+	run got direct "$1" syscalls
+	assert_output ''
+	grep -q '^census: syscalls:' "$D/out/direct-$1.err" ||
+		fail "the census did not run: $(cat "$D/out/direct-$1.err")"
+	run got container-direct "$1" syscalls
+	for n in mount pivot_root setns umount2 unshare; do
+		assert_line "syscall-denied $n EPERM 0,1"
+	done
+	assert_line 'syscall-enosys clone3'
+	[ "${#lines[@]}" -eq 6 ] || fail "in_container's filter: $output"
+}
+
+# ---------------------------------------------------------------- tests
+
+@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families" {
+	local who sec
+	for who in root user; do
+		for sec in dev write meta proc ipc cap family syscalls; do
+			"control_$sec" "$who"
+		done
+	done
+}
+
+@test "dev: bwrap, root: only bwrap's --dev nodes open" { check bwrap root dev; }
+@test "dev: bwrap, user: only bwrap's --dev nodes open" { check bwrap user dev; }
+@test "dev: landlock, root: only null, zero, full, random, urandom open" { check landlock root dev; }
+@test "dev: landlock, user: only null, zero, full, random, urandom open" { check landlock user dev; }
+@test "dev: container, root: only null, zero, full, random, urandom open" { check container root dev; }
+@test "dev: container, user: only null, zero, full, random, urandom open" { check container user dev; }
+
+@test "write: bwrap, root: nothing in /proc, /sys, /dev opens for writing but the dev nodes" { check bwrap root write; }
+@test "write: bwrap, user: nothing in /proc, /sys, /dev opens for writing but the dev nodes" { check bwrap user write; }
+@test "write: landlock, root: nothing in /proc, /sys, /dev opens for writing but the dev nodes" { check landlock root write; }
+@test "write: landlock, user: nothing in /proc, /sys, /dev opens for writing but the dev nodes" { check landlock user write; }
+@test "write: container, root: nothing in /proc, /sys, /dev opens for writing but the dev nodes" { check container root write; }
+@test "write: container, user: nothing in /proc, /sys, /dev opens for writing but the dev nodes" { check container user write; }
+
+@test "meta: bwrap, root: no mode, owner, times, xattr or flags change outside allowWrite" { check bwrap root meta; }
+@test "meta: bwrap, user: no mode, owner, times, xattr or flags change outside allowWrite" { check bwrap user meta; }
+@test "meta: landlock, root: no mode, owner, times, xattr or flags change outside allowWrite" { check landlock root meta; }
+@test "meta: landlock, user: no mode, owner, times, xattr or flags change outside allowWrite" { check landlock user meta; }
+@test "meta: container, root: no mode, owner, times, xattr or flags change outside allowWrite" { check container root meta; }
+@test "meta: container, user: no mode, owner, times, xattr or flags change outside allowWrite" { check container user meta; }
+
+@test "proc: bwrap, root: no process outside its tree but bwrap's init" { check bwrap root proc; }
+@test "proc: bwrap, user: no process outside its tree but bwrap's init" { check bwrap user proc; }
+@test "proc: landlock, root: no process outside its tree" { check landlock root proc; }
+@test "proc: landlock, user: no process outside its tree" { check landlock user proc; }
+@test "proc: container, root: no process outside its tree" { check container root proc; }
+@test "proc: container, user: no process outside its tree" { check container user proc; }
+
+@test "ipc: bwrap, root: no System V or POSIX IPC object of the host" { check bwrap root ipc; }
+@test "ipc: bwrap, user: no System V or POSIX IPC object of the host" { check bwrap user ipc; }
+@test "ipc: landlock, root: no System V or POSIX IPC object of the host" { check landlock root ipc; }
+@test "ipc: landlock, user: no System V or POSIX IPC object of the host" { check landlock user ipc; }
+@test "ipc: container, root: no System V or POSIX IPC object of the host" { check container root ipc; }
+@test "ipc: container, user: no System V or POSIX IPC object of the host" { check container user ipc; }
+
+@test "cap: bwrap, root: no capability, no_new_privs" { check bwrap root cap; }
+@test "cap: bwrap, user: no capability, no_new_privs" { check bwrap user cap; }
+@test "cap: landlock, root: no capability, securebits locked, no_new_privs" { check landlock root cap; }
+@test "cap: landlock, user: no capability (the bounding set kept), no_new_privs" { check landlock user cap; }
+@test "cap: container, root: no capability, securebits locked, no_new_privs" { check container root cap; }
+@test "cap: container, user: no capability (the bounding set kept), no_new_privs" { check container user cap; }
+
+@test "family: bwrap, root: network none creates AF_INET and AF_INET6 only" { check bwrap root family; }
+@test "family: bwrap, user: network none creates AF_INET and AF_INET6 only" { check bwrap user family; }
+@test "family: landlock, root: network none creates no socket" { check landlock root family; }
+@test "family: landlock, user: network none creates no socket" { check landlock user family; }
+@test "family: container, root: network none creates no socket" { check container root family; }
+@test "family: container, user: network none creates no socket" { check container user family; }
+
+@test "syscalls: bwrap, root: the filter refuses exactly the expected set" { check bwrap root syscalls; }
+@test "syscalls: bwrap, user: the filter refuses exactly the expected set" { check bwrap user syscalls; }
+@test "syscalls: landlock, root: the filter refuses exactly the expected set" { check landlock root syscalls; }
+@test "syscalls: landlock, user: the filter refuses exactly the expected set" { check landlock user syscalls; }
+@test "syscalls: container, root: the filter refuses exactly the expected set" { check container root syscalls; }
+@test "syscalls: container, user: the filter refuses exactly the expected set" { check container user syscalls; }

@@ -1,0 +1,858 @@
+/* census: from inside a sandbox, list what the process can reach (issue
+ * 18, DESIGN 12), so that test/census.bats can compare each list with a
+ * short expected one. Each section prints sorted lines "SECTION ITEM...":
+ *
+ *	dev	device nodes under /dev that open: "dev PATH r|w|rw"
+ *	write	non-directories under /proc (not the per-process ones), /sys
+ *		and /dev that open for writing: "write PATH"; directories
+ *		under /dev that take a new entry: "writedir PATH"
+ *	meta	no-op metadata changes to the files named by meta=PATH
+ *		that pass the permission check: "meta CALL PATH"
+ *	proc	processes outside its own tree, 1..pidmax=N: "proc PID HOWS"
+ *	ipc	System V and POSIX IPC objects: "ipc KIND KEY|NAME"
+ *	cap	capability sets, securebits, no_new_privs, uid: "cap WHAT V"
+ *	family	socket families the filter lets through: "family N"
+ *	syscalls the syscalls the seccomp filters refuse, without executing
+ *		any: "syscall-denied NAME ERRNO ARGS" (ARGS 0, 1 or 0,1: the
+ *		value of all six arguments); "syscall-enosys NAME" for a
+ *		filter that answers ENOSYS itself (told by a direct call)
+ *
+ * Nothing is changed for real: a file opened is closed at once and never
+ * written, every "set" sets the current value, a directory made is
+ * removed. /dev/watchdog* is never opened (opening arms it).
+ *
+ *	census [pidmax=N] [meta=PATH]... [key=KEY]... [mq=/NAME]... [SECTION]...
+ *
+ * key=KEY is tried as a message queue, segment and semaphore set; no
+ * SECTION means all of them, in the order above; each section's time
+ * goes to stderr. Built with -shared -fPIC -DPAYLOAD it is the code a
+ * hostile "-af ladspa=file=" loads: the arguments are the lines of
+ * ./payload.args, and the process exits once it has printed.
+ *
+ * -DCENSUS_NAMES='"FILE"' includes { NR, "NAME" }, lines for the syscall
+ * names (census.bats makes them from <sys/syscall.h>).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <linux/fs.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/msg.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <stddef.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ARGS_MAX	32	/* meta=, key=, mq= each; the test passes a few */
+#define NR_PROBE	512	/* above every x86_64 syscall number */
+#define IPC_SCAN	256	/* indices tried when *_INFO is refused */
+#define WALK_FDS	32	/* nftw's descriptors */
+
+#define NR_fchmodat2	452	/* numbers from 424 on are the same on */
+#define NR_file_getattr	468	/* every arch; file_*attr are Linux 6.17 */
+#define NR_file_setattr	469
+
+struct file_attr_ {		/* struct file_attr, FILE_ATTR_SIZE_VER0 */
+	uint64_t xflags;
+	uint32_t extsize, nextents, projid, cowextsize;
+};
+
+static struct {
+	char **v;
+	size_t n, cap;
+} out;
+
+static const char *metas[ARGS_MAX], *mqs[ARGS_MAX];
+static long keys[ARGS_MAX];
+static size_t nmeta, nkey, nmq;
+static long pid_max = 32768;
+
+/* ------------------------------------------------------------ output */
+
+__attribute__((format(printf, 1, 2)))
+static void line(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (out.n == out.cap) {
+		out.cap = out.cap ? 2 * out.cap : 256;
+		if ((out.v = realloc(out.v, out.cap * sizeof(*out.v))) == NULL)
+			abort();
+	}
+	out.v[out.n++] = s;
+}
+
+static int bytext(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The section's lines, sorted as LC_ALL=C sort does, once each. */
+static void flush(void)
+{
+	qsort(out.v, out.n, sizeof(*out.v), bytext);
+	for (size_t i = 0; i < out.n; i++) {
+		if (i == 0 || strcmp(out.v[i], out.v[i - 1]) != 0)
+			puts(out.v[i]);
+		free(out.v[i]);
+	}
+	out.n = 0;
+	fflush(stdout);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ----------------------------------------------------- dev and write */
+
+static int watchdog(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return strncmp(base ? base + 1 : path, "watchdog", 8) == 0;
+}
+
+/* PATH opens with MODE: closed at once, nothing read or written. */
+static int opens(const char *path, int mode)
+{
+	int fd = open(path, mode | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	    O_NOFOLLOW);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+static int dev_visit(const char *path, const struct stat *st, int type,
+    struct FTW *ftw)
+{
+	int r, w;
+
+	(void)ftw;
+	if (type != FTW_F || !(S_ISCHR(st->st_mode) ||
+	    S_ISBLK(st->st_mode)) || watchdog(path))
+		return FTW_CONTINUE;
+	r = opens(path, O_RDONLY);
+	w = opens(path, O_WRONLY);
+	if (r || w)
+		line("dev %s %s", path, r && w ? "rw" : r ? "r" : "w");
+	return FTW_CONTINUE;
+}
+
+static void s_dev(void)
+{
+	nftw("/dev", dev_visit, WALK_FDS, FTW_PHYS | FTW_ACTIONRETVAL);
+}
+
+/* A new entry in DIR, a directory or else a file (mqueue and some
+ * other filesystems make no directories), removed at once. */
+static void try_create(const char *dir)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/.census.%d", dir, (int)getpid());
+	if (mkdir(p, 0700) == 0) {
+		rmdir(p);
+		line("writedir %s", dir);
+	} else if ((fd = open(p, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC |
+	    O_NOFOLLOW, 0600)) >= 0) {
+		close(fd);
+		unlink(p);
+		line("writedir %s", dir);
+	}
+}
+
+static int all_digits(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+static int write_visit(const char *path, const struct stat *st, int type,
+    struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+
+	(void)st;
+	if (type == FTW_D && ftw->level == 1 && strncmp(path, "/proc/", 6) ==
+	    0 && (all_digits(base) || strcmp(base, "self") == 0 ||
+	    strcmp(base, "thread-self") == 0))
+		return FTW_SKIP_SUBTREE;
+	if (type == FTW_D && strncmp(path, "/dev", 4) == 0)
+		try_create(path);
+	if (type == FTW_F && !watchdog(path) && opens(path, O_WRONLY))
+		line("write %s", path);
+	return FTW_CONTINUE;
+}
+
+static void s_write(void)
+{
+	static const char *const roots[] = { "/proc", "/sys", "/dev" };
+	long t;
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(*roots); i++) {
+		t = now_ms();
+		nftw(roots[i], write_visit, WALK_FDS,
+		    FTW_PHYS | FTW_ACTIONRETVAL);
+		fprintf(stderr, "census: write: %s walked in %ld ms\n",
+		    roots[i], now_ms() - t);
+	}
+}
+
+/* -------------------------------------------------------------- meta */
+
+#define ABSENT_XATTR "user.sbexec-census-absent"
+
+/* A removexattr of an absent name that fails with ENODATA got past the
+ * permission check. */
+static int reached(long rc)
+{
+	return rc == 0 || errno == ENODATA;
+}
+
+/* The calls on a path, each setting what the file has now. */
+static void meta_path(const char *path, const struct stat *st)
+{
+	struct timespec ts[2] = { st->st_atim, st->st_mtim };
+	mode_t mode = st->st_mode & 07777;
+
+	if (fchmodat(AT_FDCWD, path, mode, 0) == 0)
+		line("meta fchmodat %s", path);
+	if (syscall(NR_fchmodat2, AT_FDCWD, path, mode,
+	    AT_SYMLINK_NOFOLLOW) == 0)
+		line("meta fchmodat2 %s", path);
+	if (fchownat(AT_FDCWD, path, st->st_uid, st->st_gid,
+	    AT_SYMLINK_NOFOLLOW) == 0)
+		line("meta fchownat %s", path);
+	if (utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW) == 0)
+		line("meta utimensat %s", path);
+	if (reached(lremovexattr(path, ABSENT_XATTR)))
+		line("meta lremovexattr %s", path);
+}
+
+/* The same through a descriptor, and the inode flags, if it opens. */
+static void meta_fd(const char *path, const struct stat *st)
+{
+	struct timespec ts[2] = { st->st_atim, st->st_mtim };
+	struct fsxattr fx;
+	int fd, flags;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+	    O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fchmod(fd, st->st_mode & 07777) == 0)
+		line("meta fchmod %s", path);
+	if (fchown(fd, st->st_uid, st->st_gid) == 0)
+		line("meta fchown %s", path);
+	if (futimens(fd, ts) == 0)
+		line("meta futimens %s", path);
+	if (reached(fremovexattr(fd, ABSENT_XATTR)))
+		line("meta fremovexattr %s", path);
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 &&
+	    ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0)
+		line("meta FS_IOC_SETFLAGS %s", path);
+	if (ioctl(fd, FS_IOC_FSGETXATTR, &fx) == 0 &&
+	    ioctl(fd, FS_IOC_FSSETXATTR, &fx) == 0)
+		line("meta FS_IOC_FSSETXATTR %s", path);
+	close(fd);
+}
+
+/* The attributes of PATH: file_getattr, or FS_IOC_FSGETXATTR (the same
+ * fields in the same order) where a filter refuses file_getattr. */
+static int get_fattr(const char *path, struct file_attr_ *fa)
+{
+	struct fsxattr fx;
+	int fd, rc;
+
+	memset(fa, 0, sizeof(*fa));
+	if (syscall(NR_file_getattr, AT_FDCWD, path, fa, sizeof(*fa),
+	    AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	if (errno == ENOSYS)
+		return -1;
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_NOCTTY | O_CLOEXEC)) < 0)
+		return -1;
+	rc = ioctl(fd, FS_IOC_FSGETXATTR, &fx);
+	close(fd);
+	fa->xflags = fx.fsx_xflags;
+	fa->extsize = fx.fsx_extsize;
+	fa->projid = fx.fsx_projid;
+	fa->cowextsize = fx.fsx_cowextsize;
+	return rc;
+}
+
+/* file_setattr with the attributes the file has; where the kernel has
+ * none (ENOSYS, before 6.17) there is nothing to try. */
+static void meta_fattr(const char *path)
+{
+	struct file_attr_ fa;
+
+	if (get_fattr(path, &fa) < 0)
+		return;
+	if (syscall(NR_file_setattr, AT_FDCWD, path, &fa, sizeof(fa),
+	    AT_SYMLINK_NOFOLLOW) == 0)
+		line("meta file_setattr %s", path);
+}
+
+static void s_meta(void)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < nmeta; i++) {
+		if (lstat(metas[i], &st) < 0)
+			continue;
+		meta_path(metas[i], &st);
+		meta_fd(metas[i], &st);
+		meta_fattr(metas[i]);
+	}
+}
+
+/* -------------------------------------------------------------- proc */
+
+#define IOPRIO_WHO_PROCESS 1
+
+/* The census's own tree: itself and its threads (it has no children
+ * while it scans). */
+static int own(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	if (pid == getpid())
+		return 1;
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)pid);
+	return stat(path, &st) == 0;
+}
+
+/* The cheap calls all say that PID does not exist. */
+static int absent(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return kill(pid, 0) < 0 && errno == ESRCH &&
+	    getpgid(pid) < 0 && errno == ESRCH &&
+	    stat(path, &st) < 0 && errno == ENOENT;
+}
+
+struct reads {
+	int prio, io, fd, see;
+	int prio_ok, aff_ok, rl_ok;
+	cpu_set_t aff;
+	struct rlimit rl;
+};
+
+/* Every read that "see" counts; each value kept for the sets. */
+static void proc_read(pid_t pid, struct reads *r)
+{
+	char path[64];
+	struct stat st;
+
+	errno = 0;
+	r->prio = getpriority(PRIO_PROCESS, (id_t)pid);
+	r->prio_ok = r->prio != -1 || errno == 0;
+	r->aff_ok = sched_getaffinity(pid, sizeof(r->aff), &r->aff) == 0;
+	r->io = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid);
+	r->rl_ok = prlimit(pid, RLIMIT_NOFILE, NULL, &r->rl) == 0;
+	r->fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	r->see = r->prio_ok || r->aff_ok || r->io >= 0 || r->rl_ok ||
+	    r->fd >= 0 || getsid(pid) >= 0 || getpgid(pid) >= 0 ||
+	    stat(path, &st) == 0;
+	if (r->fd >= 0)
+		close(r->fd);
+}
+
+static void how(char *hows, size_t len, int ok, const char *name)
+{
+	if (ok)
+		snprintf(hows + strlen(hows), len - strlen(hows), "%s%s",
+		    hows[0] ? "," : "", name);
+}
+
+/* What the census can do to PID; every set is to the current value. */
+static void proc_one(pid_t pid)
+{
+	struct reads r;
+	char hows[128] = "";
+
+	proc_read(pid, &r);
+	how(hows, sizeof(hows), r.see, "see");
+	how(hows, sizeof(hows), kill(pid, 0) == 0, "signal");
+	how(hows, sizeof(hows), r.fd >= 0, "pidfd");
+	how(hows, sizeof(hows), r.rl_ok &&
+	    prlimit(pid, RLIMIT_NOFILE, &r.rl, NULL) == 0, "prlimit");
+	how(hows, sizeof(hows), r.prio_ok &&
+	    setpriority(PRIO_PROCESS, (id_t)pid, r.prio) == 0, "renice");
+	how(hows, sizeof(hows), r.aff_ok &&
+	    sched_setaffinity(pid, sizeof(r.aff), &r.aff) == 0, "affinity");
+	how(hows, sizeof(hows), r.io >= 0 && syscall(SYS_ioprio_set,
+	    IOPRIO_WHO_PROCESS, pid, r.io) == 0, "ioprio");
+	if (hows[0])
+		line("proc %d %s", (int)pid, hows);
+}
+
+static void s_proc(void)
+{
+	for (long pid = 1; pid <= pid_max; pid++)
+		if (!absent((pid_t)pid) && !own((pid_t)pid))
+			proc_one((pid_t)pid);
+}
+
+/* --------------------------------------------------------------- ipc */
+
+/* The highest index in use of one kind (*_INFO), or a fixed range where
+ * that is refused. */
+static int sysv_max(int kind)
+{
+	struct msginfo mi;
+	struct shm_info si;
+	struct seminfo se;
+	union { int val; void *p; } arg = { .p = &se };
+	int n;
+
+	if (kind == 0)
+		n = msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&mi);
+	else if (kind == 1)
+		n = shmctl(0, SHM_INFO, (struct shmid_ds *)(void *)&si);
+	else
+		n = semctl(0, 0, SEM_INFO, arg);
+	return n < 0 ? IPC_SCAN : n;
+}
+
+/* The key of the object at index I of one kind, if it can stat it. */
+static int sysv_stat(int kind, int i, key_t *key)
+{
+	struct msqid_ds m;
+	struct shmid_ds s;
+	struct semid_ds e;
+	union { int val; void *p; } arg = { .p = &e };
+
+	if (kind == 0 && msgctl(i, MSG_STAT_ANY, &m) >= 0)
+		*key = m.msg_perm.__key;
+	else if (kind == 1 && shmctl(i, SHM_STAT_ANY, &s) >= 0)
+		*key = s.shm_perm.__key;
+	else if (kind == 2 && semctl(i, 0, SEM_STAT_ANY, arg) >= 0)
+		*key = e.sem_perm.__key;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *const sysv_kinds[] = { "sysv-msg", "sysv-shm",
+    "sysv-sem" };
+
+static void s_sysv(void)
+{
+	key_t key;
+	int n;
+
+	for (int kind = 0; kind < 3; kind++) {
+		n = sysv_max(kind);
+		for (int i = 0; i <= n; i++)
+			if (sysv_stat(kind, i, &key) == 0)
+				line("ipc %s 0x%08x", sysv_kinds[kind],
+				    (unsigned)key);
+	}
+	for (size_t i = 0; i < nkey; i++) {
+		key = (key_t)keys[i];
+		if (msgget(key, 0) >= 0)
+			line("ipc sysv-msg 0x%08x", (unsigned)key);
+		if (shmget(key, 0, 0) >= 0)
+			line("ipc sysv-shm 0x%08x", (unsigned)key);
+		if (semget(key, 0, 0) >= 0)
+			line("ipc sysv-sem 0x%08x", (unsigned)key);
+	}
+}
+
+/* mq_open by the system call: no librt, and it takes the name without
+ * its leading slash. */
+static void try_mq(const char *name)
+{
+	const char *bare = name[0] == '/' ? name + 1 : name;
+	long fd = syscall(SYS_mq_open, bare, O_RDONLY | O_NONBLOCK, 0, NULL);
+
+	if (fd >= 0) {
+		close((int)fd);
+		line("ipc mq /%s", bare);
+	}
+}
+
+static void s_posix(void)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if ((d = opendir("/dev/shm")) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+			if (e->d_name[0] != '.' && opens(path, O_RDONLY))
+				line("ipc posix-shm %s", e->d_name);
+		}
+		closedir(d);
+	}
+	for (size_t i = 0; i < nmq; i++)
+		try_mq(mqs[i]);
+	if ((d = opendir("/dev/mqueue")) != NULL) {
+		while ((e = readdir(d)) != NULL)
+			if (e->d_name[0] != '.')
+				try_mq(e->d_name);
+		closedir(d);
+	}
+}
+
+static void s_ipc(void)
+{
+	s_sysv();
+	s_posix();
+}
+
+/* --------------------------------------------------------------- cap */
+
+static void s_cap(void)
+{
+	static const char *const sets[] = { "CapInh", "CapPrm", "CapEff",
+	    "CapBnd", "CapAmb" };
+	char buf[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f != NULL && fgets(buf, sizeof(buf), f) != NULL)
+		for (size_t i = 0; i < sizeof(sets) / sizeof(*sets); i++)
+			if (strncmp(buf, sets[i], 6) == 0 && buf[6] == ':') {
+				buf[strcspn(buf, "\n")] = '\0';
+				line("cap %s %s", sets[i], buf + 7 +
+				    strspn(buf + 7, " \t"));
+			}
+	if (f != NULL)
+		fclose(f);
+	line("cap securebits 0x%x", (unsigned)prctl(PR_GET_SECUREBITS));
+	line("cap nnp %d", prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
+	line("cap uid %u", (unsigned)getuid());
+}
+
+/* ------------------------------------------------------------ family */
+
+#define FAMILY_LIMIT 64		/* above every AF_ the kernel knows */
+
+static void s_family(void)
+{
+	static const int types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_RAW,
+	    SOCK_SEQPACKET };
+	int fd, through;
+
+	for (int f = 0; f < FAMILY_LIMIT; f++) {
+		through = 0;
+		for (size_t t = 0; t < sizeof(types) / sizeof(*types); t++) {
+			fd = socket(f, types[t] | SOCK_CLOEXEC, 0);
+			if (fd >= 0)
+				close(fd);
+			through |= fd >= 0 || errno != EPERM;
+		}
+		if (through)
+			line("family %d", f);
+	}
+}
+
+/* ---------------------------------------------------------- syscalls */
+
+/* Names for the syscall numbers: the build's list, then those newer
+ * than the build host's headers may be (the first match is taken). */
+static const struct sysname {
+	int nr;
+	const char *name;
+} sysnames[] = {
+#ifdef CENSUS_NAMES
+#include CENSUS_NAMES
+#endif
+	{ 452, "fchmodat2" }, { 453, "map_shadow_stack" },
+	{ 454, "futex_wake" }, { 455, "futex_wait" },
+	{ 456, "futex_requeue" }, { 457, "statmount" }, { 458, "listmount" },
+	{ 459, "lsm_get_self_attr" }, { 460, "lsm_set_self_attr" },
+	{ 461, "lsm_list_modules" }, { 462, "mseal" }, { 463, "setxattrat" },
+	{ 464, "getxattrat" }, { 465, "listxattrat" },
+	{ 466, "removexattrat" }, { 467, "open_tree_attr" },
+	{ 468, "file_getattr" }, { 469, "file_setattr" },
+};
+
+static const char *sysname(int nr)
+{
+	for (size_t i = 0; i < sizeof(sysnames) / sizeof(*sysnames); i++)
+		if (sysnames[i].nr == nr)
+			return sysnames[i].name;
+	return NULL;
+}
+
+/* An answer: an errno name, OK for a filter's ERRNO(0), or the signal
+ * (a negative number) that killed the process. */
+static const char *answer(int e)
+{
+	static char buf[32];
+
+	if (e < 0)
+		snprintf(buf, sizeof(buf), "SIG%s", sigabbrev_np(-e));
+	else if (e == 0)
+		return "OK";
+	else
+		snprintf(buf, sizeof(buf), "%s", strerrorname_np(e) ?
+		    strerrorname_np(e) : "E?");
+	return buf;
+}
+
+/* Every syscall but these TRACE: with no tracer it fails with ENOSYS,
+ * unexecuted, and any older filter's ERRNO, TRAP or KILL outranks it
+ * (seccomp(2)), so what is not ENOSYS is another filter's answer. */
+static struct sock_filter trace_insns[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_write, 3, 0),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit, 2, 0),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit_group, 1, 0),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+/* Only the numbers with a name: the kernel has nothing at the others,
+ * and some hosts' hypervisors answer a few of them before seccomp does
+ * (seen here: 335 raises SIGILL, 336 fails with ENXIO, filter or not). */
+static int probed(int nr)
+{
+	return nr != SYS_write && nr != SYS_exit && nr != SYS_exit_group &&
+	    sysname(nr) != NULL;
+}
+
+/* In the child: each number from FROM with all six arguments ARG, and
+ * its answer, "nr errno" (0 for a success), written to FD at once. */
+static void trace_child(int fd, int from, long arg)
+{
+	struct sock_fprog prog = {
+		sizeof(trace_insns) / sizeof(*trace_insns), trace_insns
+	};
+	int res[2];
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		_exit(2);
+	for (int nr = from; nr < NR_PROBE; nr++) {
+		if (!probed(nr))
+			continue;
+		res[0] = nr;
+		res[1] = syscall(nr, arg, arg, arg, arg, arg, arg) < 0 ?
+		    errno : 0;
+		if (write(fd, res, sizeof(res)) != (ssize_t)sizeof(res))
+			_exit(3);
+	}
+	_exit(0);
+}
+
+/* One child's run from FROM; the number it stopped at (NR_PROBE when
+ * it finished), and that number marked with the signal if it died. */
+static int trace_from(int from, long arg, int *errs)
+{
+	int p[2], res[2], status, last = from - 1;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0)
+		return NR_PROBE;
+	if (pid == 0) {
+		close(p[0]);
+		trace_child(p[1], from, arg);
+	}
+	close(p[1]);
+	while (read(p[0], res, sizeof(res)) == (ssize_t)sizeof(res))
+		if (res[0] >= 0 && res[0] < NR_PROBE)
+			errs[last = res[0]] = res[1];
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status)) {
+		if (WEXITSTATUS(status) != 0)
+			line("syscall-error trace-child-exit-%d",
+			    WEXITSTATUS(status));
+		return NR_PROBE;
+	}
+	for (last++; last < NR_PROBE && !probed(last); last++)
+		;
+	if (last < NR_PROBE)
+		errs[last] = -WTERMSIG(status);
+	return last;
+}
+
+static void trace_all(long arg, int *errs)
+{
+	for (int nr = 0; nr < NR_PROBE; nr++)
+		errs[nr] = ENOSYS;
+	for (int from = 0; from < NR_PROBE; )
+		from = trace_from(from, arg, errs) + 1;
+}
+
+static void deny_line(int nr, int e, const char *args)
+{
+	const char *name = sysname(nr);
+
+	line("syscall-denied %s %s %s", name ? name : "?", answer(e), args);
+}
+
+/* A filter rule that answers ENOSYS itself looks like no rule to the
+ * trace; these are asked directly with arguments the kernel refuses
+ * (EINVAL: a size below the first version) before doing anything. */
+static void s_enosys(void)
+{
+	if (syscall(SYS_openat2, AT_FDCWD, NULL, NULL, 0) < 0 &&
+	    errno == ENOSYS)
+		line("syscall-enosys openat2");
+	if (syscall(SYS_clone3, NULL, 0) < 0 && errno == ENOSYS)
+		line("syscall-enosys clone3");
+}
+
+static void s_syscalls(void)
+{
+	static int e0[NR_PROBE], e1[NR_PROBE];
+
+	fflush(stdout);
+	trace_all(0, e0);
+	trace_all(1, e1);
+	for (int nr = 0; nr < NR_PROBE; nr++) {
+		if (e0[nr] != ENOSYS && e0[nr] == e1[nr]) {
+			deny_line(nr, e0[nr], "0,1");
+			continue;
+		}
+		if (e0[nr] != ENOSYS)
+			deny_line(nr, e0[nr], "0");
+		if (e1[nr] != ENOSYS)
+			deny_line(nr, e1[nr], "1");
+	}
+	s_enosys();
+}
+
+/* -------------------------------------------------------------- main */
+
+static const struct section {
+	const char *name;
+	void (*fn)(void);
+} sections[] = {
+	{ "dev", s_dev }, { "write", s_write }, { "meta", s_meta },
+	{ "proc", s_proc }, { "ipc", s_ipc }, { "cap", s_cap },
+	{ "family", s_family }, { "syscalls", s_syscalls },
+};
+
+#define NSECTIONS (sizeof(sections) / sizeof(*sections))
+
+static void run_section(const struct section *s)
+{
+	long t = now_ms();
+
+	s->fn();
+	flush();
+	fprintf(stderr, "census: %s: %ld ms\n", s->name, now_ms() - t);
+}
+
+/* NAME=VALUE; 0 when ARG is not an option. */
+static int option(const char *arg)
+{
+	const char *v = strchr(arg, '=');
+
+	if (v == NULL)
+		return 0;
+	v++;
+	if (strncmp(arg, "pidmax=", 7) == 0)
+		pid_max = strtol(v, NULL, 0);
+	else if (strncmp(arg, "meta=", 5) == 0 && nmeta < ARGS_MAX)
+		metas[nmeta++] = v;
+	else if (strncmp(arg, "key=", 4) == 0 && nkey < ARGS_MAX)
+		keys[nkey++] = strtol(v, NULL, 0);
+	else if (strncmp(arg, "mq=", 3) == 0 && nmq < ARGS_MAX)
+		mqs[nmq++] = v;
+	else
+		return -1;
+	return 1;
+}
+
+static int run(int argc, char **argv)
+{
+	int chosen[NSECTIONS] = { 0 }, any = 0, rc;
+	size_t s;
+
+	for (int i = 1; i < argc; i++) {
+		if ((rc = option(argv[i])) > 0)
+			continue;
+		for (s = 0; rc == 0 && s < NSECTIONS; s++)
+			if (strcmp(argv[i], sections[s].name) == 0)
+				break;
+		if (rc < 0 || s == NSECTIONS) {
+			fprintf(stderr, "census: %s: no such section or "
+			    "option\n", argv[i]);
+			return 2;
+		}
+		chosen[s] = any = 1;
+	}
+	for (s = 0; s < NSECTIONS; s++)
+		if (chosen[s] || !any)
+			run_section(&sections[s]);
+	return 0;
+}
+
+#ifdef PAYLOAD
+/* Loaded by ffmpeg: the arguments are the lines of ./payload.args. */
+__attribute__((constructor)) static void payload(void)
+{
+	static char buf[65536], *argv[128] = { "census" };
+	int argc = 1;
+	FILE *f = fopen("payload.args", "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	for (char *l = strtok(buf, "\n"); l != NULL && argc < 127;
+	    l = strtok(NULL, "\n"))
+		argv[argc++] = l;
+	argv[argc] = NULL;
+	_exit(run(argc, argv));
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	return run(argc, argv);
+}
