@@ -116,11 +116,11 @@ static int bytext(const void *a, const void *b)
 static void flush(void)
 {
 	qsort(out.v, out.n, sizeof(*out.v), bytext);
-	for (size_t i = 0; i < out.n; i++) {
+	for (size_t i = 0; i < out.n; i++)
 		if (i == 0 || strcmp(out.v[i], out.v[i - 1]) != 0)
 			puts(out.v[i]);
+	for (size_t i = 0; i < out.n; i++)
 		free(out.v[i]);
-	}
 	out.n = 0;
 	fflush(stdout);
 }
@@ -362,17 +362,64 @@ static int own(pid_t pid)
 	return stat(path, &st) == 0;
 }
 
-/* The cheap calls all say that PID does not exist. */
-static int absent(pid_t pid)
+/* The cheap calls: 0 where PID exists (or the call succeeds), else its
+ * errno. */
+static int c_kill(pid_t pid)
+{
+	return kill(pid, 0) == 0 ? 0 : errno;
+}
+
+static int c_getpgid(pid_t pid)
+{
+	return getpgid(pid) >= 0 ? 0 : errno;
+}
+
+static int c_getpriority(pid_t pid)
+{
+	errno = 0;
+	return getpriority(PRIO_PROCESS, (id_t)pid) != -1 || errno == 0 ?
+	    0 : errno;
+}
+
+static int c_stat(pid_t pid)
 {
 	char path[64];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	return kill(pid, 0) < 0 && errno == ESRCH &&
-	    getpgid(pid) < 0 && errno == ESRCH &&
-	    stat(path, &st) < 0 && errno == ENOENT;
+	return stat(path, &st) == 0 ? 0 : errno;
 }
+
+#define NO_PID 0x3fffffff	/* above PID_MAX_LIMIT: never a process */
+
+/* In this order: kill sees every task of the pid namespace, /proc may
+ * hide some (hidepid). */
+static int (*const cheap[])(pid_t) = {
+	c_kill, c_getpgid, c_getpriority, c_stat,
+};
+static int (*tell)(pid_t);
+static int tell_none;
+
+/* The first cheap call that tells a pid that does not exist (ESRCH or
+ * ENOENT for NO_PID): a filter's refusal (EPERM for every pid) says
+ * nothing. With none, every pid is asked in full. */
+static void cheap_calibrate(void)
+{
+	tell = NULL;
+	for (size_t i = 0; tell == NULL &&
+	    i < sizeof(cheap) / sizeof(*cheap); i++) {
+		tell_none = cheap[i](NO_PID);
+		if (tell_none == ESRCH || tell_none == ENOENT)
+			tell = cheap[i];
+	}
+}
+
+static int absent(pid_t pid)
+{
+	return tell != NULL && tell(pid) == tell_none;
+}
+
+static long stat_only;		/* pids seen by stat of /proc/PID alone */
 
 struct reads {
 	int prio, io, fd, see;
@@ -396,8 +443,11 @@ static void proc_read(pid_t pid, struct reads *r)
 	r->fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
 	r->see = r->prio_ok || r->aff_ok || r->io >= 0 || r->rl_ok ||
-	    r->fd >= 0 || getsid(pid) >= 0 || getpgid(pid) >= 0 ||
-	    stat(path, &st) == 0;
+	    r->fd >= 0 || getsid(pid) >= 0 || getpgid(pid) >= 0;
+	if (!r->see && stat(path, &st) == 0) {
+		r->see = 1;
+		stat_only++;
+	}
 	if (r->fd >= 0)
 		close(r->fd);
 }
@@ -433,9 +483,13 @@ static void proc_one(pid_t pid)
 
 static void s_proc(void)
 {
+	cheap_calibrate();
+	stat_only = 0;
 	for (long pid = 1; pid <= pid_max; pid++)
 		if (!absent((pid_t)pid) && !own((pid_t)pid))
 			proc_one((pid_t)pid);
+	fprintf(stderr, "census: proc: %ld seen by stat of /proc/PID alone\n",
+	    stat_only);
 }
 
 /* --------------------------------------------------------------- ipc */
