@@ -8,7 +8,10 @@
  *		under /dev that take a new entry: "writedir PATH"
  *	meta	no-op metadata changes to the files named by meta=PATH
  *		that pass the permission check: "meta CALL PATH"
- *	proc	processes outside its own tree, 1..pidmax=N: "proc PID HOWS"
+ *	proc	processes outside its own tree (itself and its threads), pid
+ *		1..pidmax=N: "proc PID HOWS", HOWS a list of see (a read
+ *		of it, or stat of /proc/PID, succeeds), signal, pidfd,
+ *		prlimit, renice, affinity, ioprio
  *	ipc	System V and POSIX IPC objects: "ipc KIND KEY|NAME"
  *	cap	capability sets, securebits, no_new_privs, uid: "cap WHAT V"
  *	family	socket families the filter lets through: "family N"
@@ -42,6 +45,7 @@
 #include <linux/fs.h>
 #include <linux/seccomp.h>
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -59,7 +63,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
-#include <stddef.h>
 #include <time.h>
 #include <unistd.h>
 
