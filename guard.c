@@ -84,6 +84,18 @@ static _Noreturn void finish(int st)
 	_exit(code);
 }
 
+/* sbexec is gone, or wants the tree gone: SIGTERM or SIGHUP pending. */
+static int ending(void)
+{
+	sigset_t p;
+
+	return sigpending(&p) == 0 &&
+	    (sigismember(&p, SIGTERM) == 1 || sigismember(&p, SIGHUP) == 1);
+}
+
+/* Orphans that fork and exit again and again keep a zombie to reap at
+ * every turn: between two, the end is looked for, or it would wait for
+ * as long as they care to go on. */
 static _Noreturn void watch(pid_t cmd, const sigset_t *set)
 {
 	siginfo_t si;
@@ -93,15 +105,14 @@ static _Noreturn void watch(pid_t cmd, const sigset_t *set)
 	for (;;) {
 		if (sigwaitinfo(set, &si) < 0)
 			continue;
-		if (si.si_signo != SIGCHLD) {
-			/* sbexec is gone, or wants the tree gone. */
-			tree_kill();
-			_exit(128 + SIGKILL);
-		}
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		if (si.si_signo != SIGCHLD)
+			break;
+		while (!ending() && (pid = waitpid(-1, &st, WNOHANG)) > 0)
 			if (pid == cmd)
 				finish(st);
 	}
+	tree_kill();
+	_exit(128 + SIGKILL);
 }
 
 _Noreturn void guard_run(const struct landlock *l, char *const *argv,

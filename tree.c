@@ -1,7 +1,15 @@
 /* tree.c: a process tree, walked through /proc/PID/task/TID/children:
  * its usage from /proc/PID/stat (utime, stime, cutime, cstime) and
- * /proc/PID/status (VmHWM), and its end. Bounded: a tree of at most
- * TREE_MAX processes is read at a time. */
+ * /proc/PID/status (VmHWM), signals to it, and its end.
+ *
+ * A walk has no fixed cut: its list grows with the tree, up to LIST_MAX
+ * entries, and a walk cut short (that bound, or no memory) says so
+ * instead of passing for the whole tree. tree_kill does not rely on the
+ * tree's goodwill: each pass stops every process the moment it is read
+ * (a stopped process forks no more, so the children read after it are
+ * all it has), then kills them all and reaps; orphans come back to the
+ * subreaper, so what one pass missed the next one finds, and only a pass
+ * that finds nothing, with no child left to wait for, ends it. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -9,13 +17,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tree.h"
 #include "util.h"
 
-#define TREE_MAX 4096
+/* The kernel's PID_MAX_LIMIT: no more processes can live at once. A walk
+ * that does not stop them can meet more (a process that forks and exits
+ * again and again, pids reused), so it needs a bound of its own. */
+#define LIST_MAX (4 * 1024 * 1024)
+
+struct list {
+	pid_t *v;
+	size_t n, cap;
+	int cut;		/* a process was left off: the walk is partial */
+};
 
 /* utime, stime, cutime and cstime: fields 12 to 15 after the name (P
  * is just past its ')'); the first of them is the one-letter state. */
@@ -74,8 +90,30 @@ static void add_rss(pid_t pid, struct usage *u)
 	fclose(f);
 }
 
-/* Append the children of every thread of PID to the list. */
-static void children(pid_t pid, pid_t *list, size_t *n)
+/* Add PID to L, growing it; -1 (and L marked cut) when it cannot. */
+static int push(struct list *l, pid_t pid)
+{
+	size_t cap = l->cap == 0 ? 1024 : l->cap * 2;
+	pid_t *v;
+
+	if (l->n == l->cap) {
+		if (cap > LIST_MAX ||
+		    (v = realloc(l->v, cap * sizeof(*v))) == NULL) {
+			l->cut = 1;
+			return -1;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = pid;
+	return 0;
+}
+
+/* Append the children of every thread of PID to L. With STOP, each is
+ * stopped as soon as its pid is read: from then on it forks nothing the
+ * walk will not see when it reads that child's own children, and its
+ * parent, stopped too, cannot reap it and free its pid for reuse. */
+static void children(pid_t pid, struct list *l, int stop)
 {
 	char path[64];
 	struct dirent *d;
@@ -86,69 +124,83 @@ static void children(pid_t pid, pid_t *list, size_t *n)
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	if ((dir = opendir(path)) == NULL)
 		return;
-	while ((d = readdir(dir)) != NULL) {
+	while (!l->cut && (d = readdir(dir)) != NULL) {
 		if (d->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children",
 		    (int)pid, d->d_name);
 		if ((f = fopen(path, "re")) == NULL)
 			continue;
-		while (*n < TREE_MAX && read_number(f, &child) == 1)
-			list[(*n)++] = (pid_t)child;
+		while (read_number(f, &child) == 1 && push(l, (pid_t)child) == 0)
+			if (stop)
+				kill((pid_t)child, SIGSTOP);
 		fclose(f);
 	}
 	closedir(dir);
 }
 
-/* ROOT and its descendants into LIST; returns how many. */
-static size_t walk(pid_t root, pid_t *list)
+/* ROOT and its descendants into L, parents before children; -1 when the
+ * walk was cut. ROOT itself is not stopped. */
+static int walk(pid_t root, struct list *l, int stop)
 {
-	size_t n = 0;
-
-	list[n++] = root;
-	for (size_t i = 0; i < n; i++)
-		children(list[i], list, &n);
-	return n;
+	l->n = 0;
+	l->cut = 0;
+	if (push(l, root) < 0)
+		return -1;
+	for (size_t i = 0; i < l->n && !l->cut; i++)
+		children(l->v[i], l, stop);
+	return l->cut ? -1 : 0;
 }
 
+/* A cut walk reads the part it listed: usage is a report, not a bound. */
 void usage_tree(pid_t root, struct usage *u)
 {
-	static pid_t list[TREE_MAX];
-	size_t n;
+	struct list l = { 0 };
 
 	if (root <= 0)
 		return;
-	n = walk(root, list);
-	for (size_t i = 0; i < n; i++) {
-		add_stat(list[i], u);
-		add_rss(list[i], u);
+	walk(root, &l, 0);
+	for (size_t i = 0; i < l.n; i++) {
+		add_stat(l.v[i], u);
+		add_rss(l.v[i], u);
 	}
+	free(l.v);
 }
 
 void tree_signal(pid_t root, int sig)
 {
-	static pid_t list[TREE_MAX];
-	size_t n = walk(root, list);
+	struct list l = { 0 };
+	int stop = sig == SIGKILL;
 
-	while (n-- > 0)
-		kill(list[n], sig);
+	/* To kill, first stop: else a parent forks while its children die. */
+	if (stop)
+		kill(root, SIGSTOP);
+	walk(root, &l, stop);
+	while (l.n > 1)
+		kill(l.v[--l.n], sig);
+	kill(root, sig);
+	free(l.v);
 }
 
 void tree_kill(void)
 {
-	static pid_t list[TREE_MAX];
-	const struct timespec ms = { 0, 1000000 };
-	size_t n;
-	int st;
+	struct list l = { 0 };
+	int st, found;
 
-	for (int tries = 0; tries < 1000; tries++) {
-		n = walk(getpid(), list);
-		for (size_t i = 1; i < n; i++)
-			kill(list[i], SIGKILL);
-		while (waitpid(-1, &st, WNOHANG) > 0)
+	for (;;) {
+		walk(getpid(), &l, 1);
+		for (size_t i = 1; i < l.n; i++)
+			kill(l.v[i], SIGKILL);
+		found = l.n > 1 || l.cut;
+		/* l.v[1] is a child of ours, killed: wait for a death, so
+		 * that the next pass does not spin on the dying. */
+		if (l.n > 1)
+			waitpid(-1, &st, __WALL);
+		while (waitpid(-1, &st, __WALL | WNOHANG) > 0)
 			;
-		if (n == 1 && waitpid(-1, &st, WNOHANG) < 0 && errno == ECHILD)
-			return;
-		nanosleep(&ms, NULL);
+		if (!found && waitpid(-1, &st, __WALL | WNOHANG) < 0 &&
+		    errno == ECHILD)
+			break;
 	}
+	free(l.v);
 }

@@ -9,18 +9,25 @@ struct usage {
 	long long max_rss_kb;	/* the largest peak of any one process */
 };
 
-/* Add ROOT and every live descendant of it to U. For a tree about to be
+/* Add ROOT and every live descendant of it to U (those a walk can list:
+ * LIST_MAX in tree.c, or memory, may cut it). For a tree about to be
  * killed outright: a PID namespace's init that dies reaps its processes
  * without accounting them to anyone, so their usage is read before. */
 void usage_tree(pid_t root, struct usage *u);
 
-/* SIGKILL every descendant of the calling process, which must be a
- * subreaper (orphans come back to it), and reap them all, until none is
- * left; a second at most. Without a PID namespace this is what makes a
- * command that double-forks or calls setsid end with its run. */
+/* Stop, then SIGKILL, every descendant of the calling process, which
+ * must be a subreaper (orphans come back to it), and reap them all,
+ * pass after pass, until a pass finds none and no child is left. No
+ * give-up count: it returns only when the tree is gone (a process the
+ * kernel cannot kill, stuck in the D state, keeps it waiting). Without a
+ * PID namespace this is what makes a command that double-forks, calls
+ * setsid or floods forks end with its run. */
 void tree_kill(void);
 
-/* Send SIG to ROOT's descendants, deepest known last, then ROOT. */
+/* Send SIG to ROOT's descendants, deepest first, then to ROOT. For
+ * SIGKILL each is stopped as it is found, so none forks past the walk;
+ * the part of a cut walk (no memory) left alive is for a subreaper above
+ * and its tree_kill. */
 void tree_signal(pid_t root, int sig);
 
 #endif
