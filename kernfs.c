@@ -19,10 +19,14 @@
 
 /* Written by uid 0 with no capability: the kernel's tunables (sysctl,
  * binfmt_misc below it), SysRq, IRQ affinity, PCI and USB config space,
- * filesystem tunables (/proc/fs/nfsd...). */
+ * filesystem tunables (/proc/fs/nfsd...), pressure triggers. */
 static const char *const read_only[] = {
 	"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
 	"/proc/fs",
+	/* Mode 0666: a write makes a PSI trigger, a kernel object that
+	 * watches the host's pressure (any user may, since Linux 6.5). Not
+	 * in runc's lists; found by test/census.bats. */
+	"/proc/pressure",
 };
 
 /* Read by uid 0 with no capability: timers and their owners, keys'
