@@ -74,7 +74,7 @@ flood_source() {
 	 * into a new session through a double fork, every 400th a chain:
 	 * fork a successor and exit, again and again, a process whose pid
 	 * keeps moving. DIR/full appears when the last one has started.
-	 * Bounded in time: chains stop after 20 s, every process ends after
+	 * Bounded in time: chains stop after 90 s, every process ends after
 	 * 120 s, or at once when DIR/stop appears. */
 	#include <fcntl.h>
 	#include <signal.h>
@@ -101,7 +101,7 @@ flood_source() {
 	{
 		pid_t p;
 
-		while (!stopping(20))
+		while (!stopping(90))
 			if ((p = fork()) > 0)
 				_exit(0);
 			else if (p == 0)
