@@ -144,5 +144,8 @@ _Noreturn void guard_run(const struct landlock *l, char *const *argv,
 		_exit(EXIT_SBEXEC);
 	}
 	close(err[0]);
+	/* The command is executing: from now on no "exit-code" means the
+	 * guard was stopped, not that nothing ran (outcome.c). */
+	dprintf(STATUS_FD, "{ \"exec\": %d }\n", (int)cmd);
 	watch(cmd, &set);
 }

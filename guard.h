@@ -10,9 +10,10 @@
  * STATUS_FD) and its limits set. Plays the part of bwrap's init: becomes
  * a subreaper, starts the command under Landlock and seccomp in a new
  * session with MASK and PIPE restored, reports as bwrap does on
- * --json-status-fd ({"child-pid"}, then {"exit-code"} only when the
- * command ran), and kills every process left when the command ends or
- * when sbexec dies. Never returns. */
+ * --json-status-fd ({"child-pid"}, {"exec"} once the command executes,
+ * then {"exit-code"} only when the command ran to its end), and kills
+ * every process left when the command ends or when sbexec dies. Never
+ * returns. */
 _Noreturn void guard_run(const struct landlock *l, char *const *argv,
     char *const *envp, const sigset_t *mask, const struct sigaction *pipe);
 

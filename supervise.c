@@ -185,6 +185,9 @@ static void on_status(struct sup *s)
 		s->init_pid = (pid_t)find_number(s->status, "\"child-pid\"");
 	if (s->exit_code < 0)
 		s->exit_code = (int)find_number(s->status, "\"exit-code\"");
+	/* The Landlock guard's word that the command is executing. */
+	if (find_number(s->status, "\"exec\"") > 0)
+		s->released = 1;
 }
 
 static int closed(const struct sup *s)

@@ -256,6 +256,21 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	assert_output true
 }
 
+@test "landlock: a guard stopped from outside after the command started is not reported as a setup failure" {
+	local rc=0
+	csbx sh -c 'echo yes >out/ran.txt; exec sleep 30.25' 2>"$T/err" &
+	PIDS+=($!)
+	for _ in $(seq 100); do [ -e out/ran.txt ] && break; sleep 0.1; done
+	[ -e out/ran.txt ]
+	# The guard: sbexec's child, the sleeping command's parent.
+	kill -TERM "$(ps -o ppid= -p "$(pgrep -f '^sleep 30.25$' | head -n 1)")"
+	wait "${PIDS[0]}" || rc=$?
+	assert_equal "$rc" 125
+	run cat "$T/err"
+	assert_output --partial "the sandbox ended without the command's status, after the command had started"
+	refute_output --partial "could not be set up"
+}
+
 @test "landlock: the command's exit status and signal come through unchanged" {
 	run -7 csbx sh -c 'exit 7'
 	if [ "$(landlock_abi)" -lt 6 ]; then
