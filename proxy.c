@@ -29,6 +29,11 @@
 #define CONNECT_TIMEOUT_MS 10000
 #define IDLE_TIMEOUT_MS 120000
 #define REPLY_TIMEOUT_MS 5000
+/* A command can make refusals as fast as it connects: each run says and
+ * records the first SAID_MAX one by one, then one summary with the
+ * count; a target, which may be 8 KiB, is shown to SHOWN_MAX bytes. */
+#define SAID_MAX 16
+#define SHOWN_MAX 200
 
 enum cstate { C_FREE, C_HEAD, C_RESOLVE, C_CONNECT, C_RELAY, C_REPLY };
 
@@ -59,6 +64,7 @@ struct conn {
 	int up_shut;
 	long long deadline, bytes_up, bytes_down;
 	char *reason, *error;	/* refused; failed once allowed */
+	int quiet;		/* a refusal past SAID_MAX: counted only */
 };
 
 struct slot {			/* what one pollfd of proxy_watch is */
@@ -71,6 +77,7 @@ struct proxy {
 	const char *name;
 	int lfd, rd, wr;
 	int failed;
+	long refusals;		/* refused or failed requests, all told */
 	struct conn c[PROXY_CONNS];
 	struct slot map[PROXY_FDS];
 	size_t nmap;
@@ -129,18 +136,42 @@ static int flow_put(struct flow *f, const char *buf, size_t len)
 	return 0;
 }
 
-static void record(struct proxy *px, const struct conn *c)
+/* S as a line or a record shows it: a longer one cut, with its length. */
+static char *shown(const char *s)
+{
+	size_t n;
+
+	if (s == NULL)
+		return NULL;
+	if ((n = strlen(s)) <= SHOWN_MAX)
+		return xstrdup(s);
+	return xasprintf("%.*s...[cut: %zu bytes]", SHOWN_MAX, s, n);
+}
+
+/* One more refused or failed request: is it said and recorded? */
+static void count_refusal(struct proxy *px, struct conn *c)
+{
+	c->quiet = ++px->refusals > SAID_MAX;
+}
+
+static void record(struct proxy *px, struct conn *c)
 {
 	struct audit_net n = {
 		.method = c->req.method, .host = c->req.host[0] ?
-		    c->req.host : NULL, .target = c->req.target,
+		    c->req.host : NULL, .target = shown(c->req.target),
 		.address = c->address[0] ? c->address : NULL,
-		.reason = c->reason, .error = c->error, .port = c->req.port,
-		.bytes_up = c->bytes_up, .bytes_down = c->bytes_down,
+		.reason = shown(c->reason), .error = shown(c->error),
+		.port = c->req.port, .bytes_up = c->bytes_up,
+		.bytes_down = c->bytes_down,
 	};
 
-	if (c->parsed && audit_net(&n) < 0)
+	if (c->parsed && c->error != NULL && c->reason == NULL)
+		count_refusal(px, c);	/* failed: recorded, never said */
+	if (c->parsed && !c->quiet && audit_net(&n) < 0)
 		px->failed = 1;
+	free((char *)n.target);
+	free((char *)n.reason);
+	free((char *)n.error);
 }
 
 static void conn_close(struct proxy *px, struct conn *c)
@@ -191,11 +222,17 @@ static const char *what(const struct conn *c)
 static void refuse(struct proxy *px, struct conn *c, int status,
     char *why)
 {
+	char *target = shown(what(c)), *reason = shown(why);
+
 	c->parsed = 1;
 	c->reason = why;
-	warnx("%s: network: refused %s%s%s: %s", px->name,
-	    c->req.method ? c->req.method : "", c->req.method ? " " : "",
-	    what(c), why);
+	count_refusal(px, c);
+	if (!c->quiet)
+		warnx("%s: network: refused %s%s%s: %s", px->name,
+		    c->req.method ? c->req.method : "", c->req.method ?
+		    " " : "", target, reason);
+	free(target);
+	free(reason);
 	reply(c, status, why);
 }
 
@@ -617,11 +654,36 @@ int proxy_failed(const struct proxy *px)
 
 /* The resolver's pipe stays open: a lookup still running writes its
  * answer there, never into a descriptor reused since. */
+/* The refusals past SAID_MAX, said and recorded once. */
+static void summary(struct proxy *px)
+{
+	long more = px->refusals - SAID_MAX;
+	char *why;
+	struct audit_net n = { 0 };
+
+	if (more <= 0)
+		return;
+	warnx("%s: network: %ld more requests refused or failed, not shown "
+	    "one by one", px->name, more);
+	why = xasprintf("%ld more requests refused or failed, not recorded "
+	    "one by one", more);
+	n.reason = why;
+	if (audit_net(&n) < 0)
+		px->failed = 1;
+	free(why);
+}
+
+long proxy_refusals(const struct proxy *px)
+{
+	return px->refusals;
+}
+
 void proxy_stop(struct proxy *px)
 {
 	for (int i = 0; i < PROXY_CONNS; i++)
 		if (px->c[i].st != C_FREE)
 			conn_close(px, &px->c[i]);
+	summary(px);
 	close_fd(&px->lfd);
 	free(px);
 }

@@ -822,3 +822,37 @@ recorded() {
 	assert_output --partial 10.9.0.0/16
 	refute_line "network: none (loopback only)"
 }
+
+# A command makes refusals as fast as it connects: each was a line on
+# stderr and a record holding its whole target (up to 8 KiB), without
+# bound (the review saw 55 MB a second). Now a run says and records the
+# first 16, then one summary with the count; a target shows 200 bytes.
+@test "allow-list: a flood of refused requests: 16 said and recorded, one summary with the count, targets cut" {
+	cat >flood.py <<-'EOF'
+		import socket, sys
+		pad = "x" * 7000
+		for i in range(int(sys.argv[1])):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(("GET http://evil.test/%s?n=%d HTTP/1.1\r\n"
+		               "Host: evil.test\r\n\r\n" % (pad, i)).encode())
+		    while s.recv(4096):
+		        pass
+	EOF
+	allow_policy "\"media.test:$HTTP_PORT\""
+	mark_audit
+	run -0 --separate-stderr in_ns "$SBEXEC" sh -c '/usr/bin/python3 flood.py 100'
+	assert_equal "$(grep -c 'network: refused GET http://evil.test/' <<<"$stderr")" 16
+	assert_equal "$(grep -c 'network: 84 more requests refused or failed, not shown one by one' <<<"$stderr")" 1
+	assert [ "${#stderr}" -lt 8000 ]
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" <<-'EOF'
+		import json, sys
+		recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]]
+		net = [r for r in recs if r["type"] == "net"]
+		assert len(net) == 17, len(net)
+		for r in net[:16]:
+		    assert r["allowed"] is False and r["host"] == "evil.test", r
+		    assert len(r["target"]) < 260 and "...[cut: " in r["target"], r["target"]
+		assert net[16]["reason"] == "84 more requests refused or failed, not recorded one by one", net[16]
+		assert all(len(json.dumps(r)) < 1200 for r in net)
+	EOF
+}
