@@ -3,13 +3,23 @@
 #ifndef SBEXEC_AUDIT_H
 #define SBEXEC_AUDIT_H
 
+#include <stddef.h>
+
 #include "policy.h"
+
+/* The bound of one record, its newline included (DESIGN 12): what is
+ * written for it, with a leading newline on stderr or the syslog
+ * header, stays below PIPE_BUF (4096), so one write is atomic on a pipe
+ * and whole in every syslog daemon that keeps 4 KiB or more (rsyslog
+ * keeps 8 KiB). Longer values are cut, as json.h says. */
+#define AUDIT_RECORD_MAX 4000
 
 struct audit_end {
 	int exit_status, signal, timed_out;
 	const char *output_limit;	/* NULL, "stdout" or "stderr" */
 	long long stdout_bytes, stderr_bytes;
 	long long duration_ms, max_rss_kb, cpu_ms;
+	const char *reason;	/* why the command did not run, or NULL */
 };
 
 /* Open the policy's sink and draw the invocation id; -1 when it cannot
@@ -40,5 +50,13 @@ struct audit_net {
 };
 
 int audit_net(const struct audit_net *n);
+
+/* pump.c's word of what it wrote to sbexec's descriptor FD (N bytes
+ * ending BUF): a record on stderr begins with a newline unless the last
+ * byte sent there was one (DESIGN 12). */
+void audit_wrote(int fd, const char *buf, size_t n);
+
+/* 1 once the end record could not be written: sbexec then exits 125. */
+int audit_end_lost(void);
 
 #endif

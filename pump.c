@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "audit.h"
 #include "pump.h"
 #include "util.h"
 
@@ -95,6 +96,7 @@ static void flush(struct stream *s)
 			finish(s);	/* EPIPE: the reader is gone */
 			return;
 		}
+		audit_wrote(s->dst, s->buf + s->off, (size_t)w);
 		s->off += (size_t)w;
 		s->pend -= (size_t)w;
 		s->bytes += w;

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,47 @@ static void print_env(char *const *envp)
 	for (; *envp != NULL; envp++)
 		printf(" %.*s", (int)strcspn(*envp, "="), *envp);
 	putchar('\n');
+}
+
+/* The signals supervise() forwards to the command (DESIGN 5). Blocked
+ * before the start record is written, so that one arriving from then
+ * on is seen and answered with an end record, never a run that dies
+ * between its records; the command still gets the mask supervise_init
+ * saved. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void block_forwarded(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* A forwarded signal that came before the command was started: the run
+ * ends there, with its end record, and sbexec dies of it as a killed
+ * command's sbexec does. 0 when none is pending. */
+static int stopped_before_start(const char *name)
+{
+	struct audit_end e = { .reason = "a signal came before the command "
+	    "started; the command was not run" };
+	sigset_t set;
+
+	sigpending(&set);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+		if (sigismember(&set, forwarded[i]) == 1) {
+			e.signal = forwarded[i];
+			e.exit_status = 128 + e.signal;
+			break;
+		}
+	if (e.signal == 0)
+		return 0;
+	warnx("%s: signal %d before the command started; not run", name,
+	    e.signal);
+	audit_finish(&e);
+	return audit_end_lost() ? EXIT_SBEXEC : e.exit_status;
 }
 
 static const char *const backend_name[] = {
@@ -185,9 +227,12 @@ int main(int argc, char **argv)
 		print_argv("argv", run_argv.v);
 		exit(0);
 	}
+	block_forwarded();
 	if (audit_start(eff, cmd, o.cmd_argv, &(struct audit_run){ io.cwd,
 	    io.masked.v, backend, fallback, eff->overrides.v }) < 0)
 		exit(EXIT_SBEXEC);
+	if ((status = stopped_before_start(cmd->name)) != 0)
+		exit_like(status);
 	if (d == DECIDE_SANDBOX && io.backend == BACKEND_LANDLOCK) {
 		run.landlock = &io.landlock;
 		run.feed = (struct seccomp_feed){ -1, -1, NULL, 0 };
@@ -197,6 +242,7 @@ int main(int argc, char **argv)
 		run.expect = &io.expect;
 		sandbox_seccomp(eff, &run.feed);
 	}
-	exit_like(supervise(eff, cmd, run_argv.v, envp,
-	    d == DECIDE_SANDBOX ? &run : NULL));
+	status = supervise(eff, cmd, run_argv.v, envp,
+	    d == DECIDE_SANDBOX ? &run : NULL);
+	exit_like(audit_end_lost() ? EXIT_SBEXEC : status);
 }
