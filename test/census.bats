@@ -193,8 +193,7 @@ build_census() {
 	gcc $w -Os -shared -fPIC -s -DPAYLOAD -DCENSUS_NAMES="\"$names\"" \
 		-o "$D/census.so" "$src"
 	base64 -w0 "$D/census.so" >"$BATS_FILE_TMPDIR/payload.b64"
-	gcc -Wall -Wextra -Werror -o "$D/in_container" \
-		"$TOP/test/in_container.c" -lseccomp
+	build_in_container "$D/in_container"
 }
 
 # The unprivileged user: $CUSER when root runs the tests (made if

@@ -14,8 +14,7 @@ bats_require_minimum_version 1.5.0
 
 setup_file() {
 	build_probes
-	gcc -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/in_container" \
-		"$BATS_TEST_DIRNAME/in_container.c" -lseccomp
+	build_in_container "$BATS_FILE_TMPDIR/in_container"
 }
 
 setup() {

@@ -45,13 +45,17 @@ print(max(0, ctypes.CDLL(None).syscall(444, None, 0, 1)))' >"$f"
 	cat "$f"
 }
 
+# build_in_container PATH: test/in_container.c, the simulated container,
+# built at PATH.
+build_in_container() {
+	gcc -Wall -Wextra -Werror -o "$1" "$TOP/test/in_container.c" -lseccomp
+}
+
 # container_bin: $BIN/NAME runs $T/links/NAME -> sbexec inside the
 # simulated container (built once per run).
 container_bin() {
 	local name
-	[ -x "$IN_CONTAINER" ] ||
-		gcc -Wall -Wextra -Werror -o "$IN_CONTAINER" \
-			"$TOP/test/in_container.c" -lseccomp
+	[ -x "$IN_CONTAINER" ] || build_in_container "$IN_CONTAINER"
 	mkdir -p "$T/links"
 	for name in ffprobe ffmpeg; do
 		ln -sfn "$SBEXEC" "$T/links/$name"
