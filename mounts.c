@@ -9,6 +9,7 @@
  * O_PATH|O_NOFOLLOW, checked on the descriptor, and handed to bwrap as
  * --bind-fd/--ro-bind-fd, which mounts that object and dies if it is no
  * longer what lies at the destination ("Race condition binding dirfd"). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -108,10 +109,95 @@ static void plan_sort(struct plan *p)
 		qsort(p->m, p->n, sizeof(*p->m), by_depth);
 }
 
-static void plan_rules(const struct policy *pol, struct plan *p)
+/* A directory is the audit's own when nothing but the audit file and
+ * its copies lies in it, no rule names anything in it, and it holds
+ * neither the working directory nor the root. */
+static int audit_dir_own(const struct policy *pol, const char *dir,
+    const char *cwd, int other)
+{
+	if (other || strcmp(dir, "/") == 0 || path_within(cwd, dir))
+		return 0;
+	for (size_t i = 0; i < pol->nrules; i++)
+		if (pol->rules[i].resolved != NULL &&
+		    path_within(pol->rules[i].resolved, dir))
+			return 0;
+	return 1;
+}
+
+/* Every run's argv and working directory are in the audit file, and in
+ * its rotated copies beside it (audit.jsonl.1, audit.jsonl.2.gz): hide
+ * each entry of its directory whose name begins with the file's, links
+ * aside (a mount cannot sit on one), or the whole directory when it is
+ * the audit's own, which hides a copy rotated in during the run too
+ * (sbexec.json(5)). Bounded: each copy is a mount, or a Landlock rule. */
+#define AUDIT_COPIES_MAX 1024
+
+/* The entries of DIR whose name begins with BASE, links and BASE itself
+ * aside, into COPIES; 1 when DIR holds anything else (or is unreadable). */
+static int audit_copies(const char *dir, const char *base,
+    struct strv *copies)
+{
+	size_t len = strlen(base);
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int other = d == NULL;
+	char *path;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    strcmp(e->d_name, base) == 0)
+			continue;
+		if (strncmp(e->d_name, base, len) != 0) {
+			other = 1;
+		} else if (e->d_type != DT_LNK) {
+			path = xasprintf("%s/%s", strcmp(dir, "/") ? dir : "",
+			    e->d_name);
+			strv_push(copies, path);
+			free(path);
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	return other;
+}
+
+static int plan_audit(const struct policy *pol, const char *cwd,
+    struct plan *p)
+{
+	struct strv copies = { 0 };
+	char *file, *dir, *slash;
+	int other;
+
+	if (pol->audit_path == NULL ||
+	    (file = path_resolve(pol->audit_path)) == NULL)
+		return 0;
+	plan_add(p, file, FS_DENY_READ, xstrdup("the audit file"));
+	slash = strrchr(file, '/');
+	dir = slash == file ? xstrdup("/") :
+	    xasprintf("%.*s", (int)(slash - file), file);
+	other = audit_copies(dir, slash + 1, &copies);
+	if (audit_dir_own(pol, dir, cwd, other))
+		plan_add(p, dir, FS_DENY_READ, xstrdup("the audit directory"));
+	else if (copies.n > AUDIT_COPIES_MAX)
+		p->why = xasprintf("%s: more than %d rotated copies of the "
+		    "audit file beside it; move them, or give the audit a "
+		    "directory of its own", dir, AUDIT_COPIES_MAX);
+	else
+		for (size_t i = 0; i < copies.n; i++)
+			plan_add(p, copies.v[i], FS_DENY_READ,
+			    xstrdup("a rotated audit file"));
+	strv_free(&copies);
+	free(dir);
+	free(file);
+	return p->why != NULL ? -1 : 0;
+}
+
+static int plan_rules(const struct policy *pol, const char *cwd,
+    struct plan *p)
 {
 	const struct fs_rule *r;
 	char *tmp;
+	int rc;
 
 	for (size_t i = 0; i < pol->nrules; i++)
 		if ((r = &pol->rules[i])->resolved != NULL)
@@ -122,13 +208,10 @@ static void plan_rules(const struct policy *pol, struct plan *p)
 		    xstrdup("filesystem.privateTmp"))->tmp = 1;
 		free(tmp);
 	}
-	/* Every run's argv and working directory are in the audit file. */
-	if (pol->audit_path && (tmp = path_resolve(pol->audit_path)) != NULL) {
-		plan_add(p, tmp, FS_DENY_READ, xstrdup("the audit file"));
-		free(tmp);
-	}
+	rc = plan_audit(pol, cwd, p);
 	p->tmp_bytes = pol->limits.tmp_bytes;
 	plan_sort(p);
+	return rc;
 }
 
 /* Keep PATH read-only, bound from FD (taken over; -1: opened later). */
@@ -452,7 +535,8 @@ static int check_policy(struct plan *p, const struct policy *pol)
 int mounts_plan(const struct policy *pol, const char *cwd, struct plan *p)
 {
 	*p = (struct plan){ 0 };
-	plan_rules(pol, p);
+	if (plan_rules(pol, cwd, p) < 0)
+		return EXIT_SBEXEC;
 	plan_protect(p);
 	plan_sort(p);
 	plan_pin(p);
