@@ -191,6 +191,51 @@ static void secret_warnings(const struct policy *pol,
 	}
 }
 
+/* Item 7 of issue 19: a command that fills the audit's filesystem
+ * refuses every later run (a record that cannot be written stops it),
+ * until the space is freed. The room reserved keeps the end record of
+ * each run already started, not the runs to come. */
+static void disk_warnings(const struct policy *pol, const char *audit,
+    void (*warn)(const char *, void *), void *arg)
+{
+	struct stat a, w;
+	char *line, *dir;
+	const struct fs_rule *r;
+
+	dir = xstrdup(audit);
+	*strrchr(dir, '/') = '\0';
+	if (stat(audit, &a) < 0 && stat(*dir ? dir : "/", &a) < 0) {
+		free(dir);
+		return;
+	}
+	free(dir);
+	for (size_t i = 0; i < pol->nrules; i++) {
+		r = &pol->rules[i];
+		if (r->kind != FS_ALLOW_WRITE || r->resolved == NULL ||
+		    stat(r->resolved, &w) < 0 || w.st_dev != a.st_dev)
+			continue;
+		line = xasprintf("filesystem.allowWrite: %s shares a "
+		    "filesystem with the audit file %s: a command that fills "
+		    "it refuses every later run until space is freed; keep the "
+		    "audit on a filesystem of its own", r->resolved, audit);
+		warn(line, arg);
+		free(line);
+	}
+}
+
+/* What each sink is worth (DESIGN 12): said, not counted as a warning,
+ * since stderr is the default and fine for a person at a terminal. */
+static void print_audit(const struct policy *pol)
+{
+	printf("audit: %s\n", pol->audit == AUDIT_FILE ? pol->audit_path :
+	    pol->audit == AUDIT_SYSLOG ? "syslog" : "stderr");
+	if (pol->audit == AUDIT_STDERR)
+		printf("  records on stderr are for people, not evidence: the "
+		    "command writes to the same stream and can print lines "
+		    "that look like records; for evidence set \"audit\" to a "
+		    "file or \"syslog\"\n");
+}
+
 static void print_warning(const char *line, void *count)
 {
 	printf("warning: %s\n", line);
@@ -260,6 +305,9 @@ static int print_own(const struct command *cmd)
 	print_body(cmd->own);
 	policy_warnings(cmd->own, print_command_warning, &p);
 	secret_warnings(cmd->own, print_command_warning, &p);
+	if (cmd->own->audit == AUDIT_FILE)
+		disk_warnings(cmd->own, cmd->own->audit_path,
+		    print_command_warning, &p);
 	return p.count;
 }
 
@@ -274,10 +322,11 @@ int check_print(const struct policy *pol)
 		    pol->cmds[i].bypass ? "  BYPASS: no sandbox" : "",
 		    pol->cmds[i].own ? "  (its own policy, below)" : "");
 	print_body(pol);
-	printf("audit: %s\n", pol->audit == AUDIT_FILE ? pol->audit_path :
-	    pol->audit == AUDIT_SYSLOG ? "syslog" : "stderr");
+	print_audit(pol);
 	policy_warnings(pol, print_warning, &warnings);
 	secret_warnings(pol, print_warning, &warnings);
+	if (pol->audit == AUDIT_FILE)
+		disk_warnings(pol, pol->audit_path, print_warning, &warnings);
 	for (size_t i = 0; i < pol->ncmds; i++)
 		if (pol->cmds[i].own != NULL)
 			warnings += print_own(&pol->cmds[i]);
