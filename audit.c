@@ -60,6 +60,7 @@ static struct {
 	int line_start;	/* the last byte sent to stderr was a newline */
 	int unknown;	/* the command writes to stderr itself */
 	int end_lost;	/* the end record could not be written */
+	int end_status;	/* the status it was to give */
 } a = { .fd = -1, .line_start = 1 };
 
 /* Read access lets a record see whether the file ends in a partial
@@ -274,7 +275,8 @@ static void complain(enum record kind)
 	if (kind == END) {
 		a.end_lost = 1;
 		fprintf(stderr, "sbexec: the end record could not be written "
-		    "to the audit: %s; exit status 125\n", why);
+		    "to the audit: %s; exit status 125, not %d\n", why,
+		    a.end_status);
 	} else if (kind == NET) {
 		fprintf(stderr, "sbexec: audit record not written: %s\n", why);
 	} else {
@@ -439,6 +441,7 @@ int audit_finish(const struct audit_end *e)
 {
 	struct json j;
 
+	a.end_status = e->exit_status;
 	head(&j, "end");
 	json_int(&j, "exit", e->exit_status);
 	if (e->signal)
