@@ -1,8 +1,10 @@
 /* spawn.c: the child's side of supervision, the way coreutils timeout
  * does it: signals blocked before fork and restored in the child,
- * PDEATHSIG set and getppid() checked, descriptors placed and the rest
- * closed, limits applied, then exec of bwrap, of the bypassed binary, or
- * the Landlock guard. */
+ * SIGTTIN and SIGTTOU ignored by sbexec and given back to the child,
+ * PDEATHSIG set and getppid() checked, descriptors placed (a pty of
+ * sbexec's own for every standard stream that is a terminal, pipes for
+ * the output streams that are not) and the rest closed, limits applied,
+ * then exec of bwrap, of the bypassed binary, or the Landlock guard. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -20,13 +22,20 @@
 #include "util.h"
 
 static sigset_t orig_mask;
-static struct sigaction orig_pipe;
+static struct sigaction orig_pipe, orig_ttin, orig_ttou;
 
+/* The terminal must never stop sbexec (DESIGN 12): with TOSTOP set by
+ * anyone, a write of its own from the background would stop it with
+ * SIGTTOU and its timeout with it; as coreutils timeout does. */
 void supervise_init(void)
 {
 	sigprocmask(SIG_SETMASK, NULL, &orig_mask);
 	sigaction(SIGPIPE, NULL, &orig_pipe);
 	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGTTIN, NULL, &orig_ttin);
+	sigaction(SIGTTOU, NULL, &orig_ttou);
+	signal(SIGTTIN, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN);
 }
 
 /* In the child: no exit(), which would flush the parent's stdio. */
@@ -60,7 +69,7 @@ static void set_limits(const struct limits *l)
  * first copied out of the way: a source may sit on another's target. */
 static void place_fds(const int *fds, const int *targets, size_t n)
 {
-	int high[4];
+	int high[5];
 
 	for (size_t i = 0; i < n; i++)
 		if ((high[i] = fds[i] < 0 ? -1 : fcntl(fds[i], F_DUPFD, 16)) < 0
@@ -86,18 +95,25 @@ static void close_fds(const struct sup *s)
 }
 
 static _Noreturn void child(struct sup *s, char *const *argv,
-    char *const *envp, const int fds[4], pid_t parent)
+    char *const *envp, const int fds[5], pid_t parent)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(EXIT_SBEXEC);
 	/* Out of the terminal's process group: a Ctrl-C reaches sbexec,
-	 * which gives it to the command, not to bwrap, which would die. */
-	if (s->sandboxed)
+	 * which gives it to the command, not to bwrap, which would die.
+	 * With a pty, out of the caller's session too: no /dev/tty of the
+	 * caller's for a bypassed command (bwrap and the guard make new
+	 * sessions of their own). */
+	if (s->pty.master >= 0)
+		setsid();
+	else if (s->sandboxed)
 		setpgid(0, 0);
-	place_fds(fds, (const int[]){ 1, 2, STATUS_FD, SECCOMP_FD }, 4);
+	place_fds(fds, (const int[]){ 0, 1, 2, STATUS_FD, SECCOMP_FD }, 5);
 	close_fds(s);
 	set_limits(&s->pol->limits);
+	sigaction(SIGTTIN, &orig_ttin, NULL);
+	sigaction(SIGTTOU, &orig_ttou, NULL);
 	if (s->run != NULL && s->run->landlock != NULL)
 		guard_run(s->run->landlock, argv, envp, &orig_mask, &orig_pipe);
 	sigaction(SIGPIPE, &orig_pipe, NULL);
@@ -160,49 +176,91 @@ static int same_file(int a, int b)
 	    x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
-/* Output goes through pipes that sbexec copies under the cap, with three
- * exceptions: no cap (the command gets sbexec's descriptors), a terminal
- * (passed as it is, so ffmpeg keeps its colours and progress line), and
- * stdout and stderr the same file ("2>&1"), which get one pipe so that
- * their order is kept: the cap then bounds the two together. stderr, or
- * the shared stream, is copied by read/write to keep a tail for the
- * hints of setup_failed(). */
-static void output_pipes(struct sup *s, int fds[2])
+/* DESIGN 12: the standard streams that are terminals get one pty of
+ * sbexec's own, whose output is copied under the cap like a pipe's; in
+ * the name of the streams it carries. Returns 1 when there is one. */
+static int tty_streams(struct sup *s, int fds[3])
+{
+	struct pty *p = &s->pty;
+	long long cap = s->pol->limits.max_output_bytes;
+	struct stream *st = &s->term;
+	const char *name = "terminal";
+	int m = pty_open(p);
+
+	if (m < 0)
+		return 0;
+	for (int i = 0; i < 3; i++)
+		if (p->serves[i])
+			fds[i] = p->slave;
+	if (p->serves[1]) {
+		st = &s->out;
+		name = p->serves[2] ? "stdout and stderr" : "stdout";
+	} else if (p->serves[2]) {
+		st = &s->err;
+		name = "stderr";
+	}
+	stream_init(st, name, m, p->out, cap, 1);
+	return 1;
+}
+
+/* Output that is not a terminal goes through pipes that sbexec copies
+ * under the cap, with two exceptions: no cap (the command gets sbexec's
+ * descriptors, but never a terminal: a stderr on another terminal than
+ * stdout's gets a pipe all the same), and stdout and stderr the same
+ * file ("2>&1"), which get one pipe so that their order is kept: the cap
+ * then bounds the two together. stderr, or the shared stream, is copied
+ * by read/write to keep a tail for the hints of setup_failed(). */
+static void output_pipes(struct sup *s, int fds[3])
 {
 	long long cap = s->pol->limits.max_output_bytes;
+	const int *tty = s->pty.serves;
 	int p[2], merged = same_file(1, 2);
 
-	s->out.src = s->err.src = -1;
-	if (cap == 0)
-		return;
-	if (!isatty(1)) {
-		make_pipe(p, &fds[0]);
+	if (!tty[1] && cap > 0) {
+		make_pipe(p, &fds[1]);
 		/* Fewer wake-ups per byte: splice moves up to this much. */
 		fcntl(p[0], F_SETPIPE_SZ, SPLICE_CHUNK);
 		stream_init(&s->out, merged ? "stdout and stderr" : "stdout",
 		    p[0], 1, cap, merged);
 	}
-	if (merged) {
-		fds[1] = fds[0];
-	} else if (!isatty(2)) {
-		make_pipe(p, &fds[1]);
+	if (tty[2] || (cap == 0 && !isatty(2)))
+		return;
+	if (merged && !tty[1]) {
+		fds[2] = fds[1];
+	} else {
+		make_pipe(p, &fds[2]);
 		stream_init(&s->err, "stderr", p[0], 2, cap, 1);
+	}
+}
+
+/* The child's ends, closed once each: the slave may stand at 0, 1, 2. */
+static void close_child_ends(const int *fds, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+
+		for (int j = 0; j < i; j++)
+			seen |= fds[j] == fds[i];
+		if (fds[i] >= 0 && !seen)
+			close(fds[i]);
 	}
 }
 
 void spawn(struct sup *s, char *const *argv, char *const *envp)
 {
-	int st[2], fds[4] = { -1, -1, -1, s->run ? s->run->feed.rd : -1 };
+	int st[2], fds[5] = { -1, -1, -1, -1, s->run ? s->run->feed.rd : -1 };
 	pid_t parent = getpid();
 
+	s->out.src = s->err.src = s->term.src = -1;
+	tty_streams(s, fds);
 	output_pipes(s, fds);
 	if (s->sandboxed) {
-		make_pipe(st, &fds[2]);
+		make_pipe(st, &fds[3]);
 		s->status_fd = st[0];
 	}
 	s->child = start_child(&(struct child_args){ s, argv, envp, fds,
 	    parent });
-	for (int i = 0; i < 4; i++)
-		if (fds[i] >= 0 && (i == 0 || fds[i] != fds[i - 1]))
-			close(fds[i]);
+	s->pty.slave = -1;	/* closed below, with the child's other ends */
+	close_child_ends(fds, 5);
+	pty_start(&s->pty);
 }

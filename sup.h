@@ -1,6 +1,7 @@
 /* sup.h: the state of one supervised run, shared by the files of the
  * supervisor (supervise.c: the loop; spawn.c: the child's side;
- * outcome.c: the exit status and the end record). Private to them. */
+ * outcome.c: the exit status and the end record; pty.c: the command's
+ * terminal). Private to them. */
 #ifndef SBEXEC_SUP_H
 #define SBEXEC_SUP_H
 
@@ -8,6 +9,7 @@
 #include <sys/types.h>
 
 #include "policy.h"
+#include "pty.h"
 #include "pump.h"
 #include "run.h"
 #include "tree.h"
@@ -33,11 +35,14 @@ struct sup {
 	struct rusage ru;
 	struct usage killed;	/* read just before the tree was killed */
 	struct stream out, err;
+	struct stream term;	/* the pty's output when it serves stdin
+				 * alone (else it is out or err) */
+	struct pty pty;		/* DESIGN 12: a standard stream is a terminal */
 	struct proxy *proxy;	/* DESIGN 11, once the sandbox is verified */
 };
 
 /* Fork the child (bwrap, the Landlock guard or the bypassed binary)
- * with its output pipes and status descriptor, as spawn.c says. */
+ * with its pty or output pipes and status descriptor, as spawn.c says. */
 void spawn(struct sup *s, char *const *argv, char *const *envp);
 
 /* sbexec's exit status for the run, saying why on stderr when the

@@ -1,7 +1,8 @@
 /* supervise.c: sbexec stays the parent of the sandbox (spawn.c starts
  * it) and runs one loop for both backends: it copies the output under
- * its caps, forwards INT, TERM, HUP and QUIT to the command itself (not
- * to bwrap, whose init would ignore them), checks the sandbox before
+ * its caps, relays the terminal (pty.c), forwards INT, TERM, HUP, QUIT,
+ * USR1, USR2, WINCH and CONT to the command itself (not to bwrap, whose
+ * init would ignore them) and TSTP as a stop, checks the sandbox before
  * letting the command start, serves the proxy, enforces the timeout;
  * outcome.c makes the exit status and the end record. */
 #include <errno.h>
@@ -33,7 +34,9 @@
 #include "tree.h"
 #include "util.h"
 
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+/* SIGTSTP is among them so that nothing stops sbexec but SIGSTOP. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+    SIGUSR2, SIGWINCH, SIGCONT, SIGTSTP };
 
 /* The command itself: the child of the sandbox's init (DESIGN 5), or the
  * bypassed binary. 0 when it is not known (yet). */
@@ -141,20 +144,41 @@ static void reap_rest(struct sup *s)
 	}
 }
 
+/* SIG for the command, or 0. SIGTSTP pauses it with SIGSTOP: the
+ * command is alone in its process group, orphaned (its parent is in
+ * another session), and the kernel drops a SIGTSTP sent to such a group
+ * unless it is caught. From the terminal (Ctrl-Z where it is not raw)
+ * it is dropped: sbexec cannot give the shell the terminal back without
+ * stopping itself, and with it the timeout (sbexec(1), SIGNALS). */
+static int translate(const struct sup *s, const struct signalfd_siginfo *si)
+{
+	int sig = (int)si->ssi_signo;
+
+	if (sig == SIGWINCH)
+		pty_winch(&s->pty);
+	/* From the terminal, a bypassed command in sbexec's process group
+	 * has had it already. */
+	if (!s->sandboxed && s->pty.master < 0 && si->ssi_code == SI_KERNEL)
+		return 0;
+	if (sig == SIGTSTP)
+		return si->ssi_code == SI_KERNEL ? 0 : SIGSTOP;
+	return sig;
+}
+
 static void on_signal(struct sup *s)
 {
 	struct signalfd_siginfo si;
+	int sig;
 
 	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
 			reap(s);
 			continue;
 		}
-		/* From the terminal, a bypassed command in sbexec's process
-		 * group has had it already. */
-		if (!s->sandboxed && si.ssi_code == SI_KERNEL)
-			continue;
-		send_command(s, (int)si.ssi_signo);
+		if (si.ssi_signo == SIGCONT)
+			pty_continued(&s->pty);
+		if ((sig = translate(s, &si)) != 0)
+			send_command(s, sig);
 	}
 }
 
@@ -192,7 +216,7 @@ static void on_status(struct sup *s)
 
 static int closed(const struct sup *s)
 {
-	return s->out.src < 0 && s->err.src < 0;
+	return s->out.src < 0 && s->err.src < 0 && s->term.src < 0;
 }
 
 /* Done when the child is reaped and its outputs are drained; a killed
@@ -238,6 +262,7 @@ static void on_stream(struct sup *s, struct stream *st, short revents)
 	pump(st);
 	if (st->exceeded && s->limit == NULL) {
 		s->limit = st->name;
+		pty_restore(&s->pty);	/* the relay ends; the line shows whole */
 		warnx("%s: %s exceeded %lld bytes; stopped", s->cmd->name,
 		    st->name, st->max);
 		stop(s);
@@ -341,11 +366,20 @@ static int poll_timeout(const struct sup *s)
 	return t < 0 || pt < t ? pt : t;
 }
 
+/* Typed input; INTR and QUIT on the pty become the command's signals. */
+static void on_input(struct sup *s, short revents)
+{
+	int sig = pty_input(&s->pty, revents);
+
+	if (sig != 0)
+		send_command(s, sig);
+}
+
 static void loop(struct sup *s)
 {
-	struct pollfd p[5 + PROXY_FDS];
+	struct pollfd p[7 + PROXY_FDS];
 	size_t n, base;
-	int st, out, err, feed;
+	int st, out, err, term, in, feed;
 
 	while (!done(s)) {
 		n = 0;
@@ -356,6 +390,8 @@ static void loop(struct sup *s)
 			    .events = POLLIN };
 		out = watch(p, &n, &s->out);
 		err = watch(p, &n, &s->err);
+		term = watch(p, &n, &s->term);
+		in = pty_watch(&s->pty, p + n) ? (int)n++ : -1;
 		feed = s->run == NULL || s->run->feed.wr < 0 ? -1 : (int)n;
 		if (feed >= 0)
 			p[n++] = (struct pollfd){ .fd = s->run->feed.wr,
@@ -372,6 +408,10 @@ static void loop(struct sup *s)
 			on_stream(s, &s->out, p[out].revents);
 		if (err >= 0)
 			on_stream(s, &s->err, p[err].revents);
+		if (term >= 0)
+			on_stream(s, &s->term, p[term].revents);
+		if (in >= 0)
+			on_input(s, p[in].revents);
 		on_proxy(s, p + base);
 		if (feed >= 0)
 			on_feed(s, p[feed].revents);
@@ -406,6 +446,7 @@ int supervise(const struct policy *pol, const struct command *cmd,
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	spawn(&s, argv, envp);
 	loop(&s);
+	pty_close(&s.pty);	/* the caller's modes, before any last words */
 	feed_close(&s);
 	if (s.proxy != NULL)
 		proxy_stop(s.proxy);	/* each open connection's record */
@@ -413,6 +454,7 @@ int supervise(const struct policy *pol, const struct command *cmd,
 		tree_kill();	/* what the guard, killed, left to sbexec */
 	stream_free(&s.out);
 	stream_free(&s.err);
+	stream_free(&s.term);
 	reap_rest(&s);
 	status = outcome_status(&s);
 	outcome_record(&s, status);
