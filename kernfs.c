@@ -50,7 +50,7 @@ static void emit_read_only(struct strv *out, struct expect *e)
 	for (size_t i = 0; i < N(read_only); i++)
 		if (lstat(read_only[i], &st) == 0) {
 			strv_add(out, "--ro-bind", read_only[i], read_only[i]);
-			expect_mount(e, read_only[i], EXPECT_BIND, st.st_dev,
+			expect_cover(e, read_only[i], EXPECT_BIND, st.st_dev,
 			    st.st_ino);
 		}
 }
@@ -67,10 +67,10 @@ static void emit_masked(struct strv *out, struct expect *e)
 		if (S_ISDIR(st.st_mode)) {
 			strv_add(out, "--tmpfs", masked[i], NULL);
 			strv_add(out, "--remount-ro", masked[i], NULL);
-			expect_mount(e, masked[i], EXPECT_TMPFS, 0, 0);
+			expect_cover(e, masked[i], EXPECT_TMPFS, 0, 0);
 		} else {
 			strv_add(out, "--ro-bind", "/dev/null", masked[i]);
-			expect_mount(e, masked[i], EXPECT_NULL, 0, 0);
+			expect_cover(e, masked[i], EXPECT_NULL, 0, 0);
 		}
 	}
 }

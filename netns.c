@@ -25,14 +25,6 @@
 
 #define HELPER_WAIT_MS 5000
 
-static int same_ns(int fd, const char *self)
-{
-	struct stat a, b;
-
-	return fstat(fd, &a) == 0 && stat(self, &b) == 0 &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
 static int listener(void)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET,
@@ -58,7 +50,7 @@ static _Noreturn void helper(int netfd, int sock)
 
 	if (userfd < 0)
 		snprintf(msg, sizeof(msg), "NS_GET_USERNS: %s", strerror(errno));
-	else if (!same_ns(userfd, "/proc/self/ns/user") &&
+	else if (!same_inode(userfd, "/proc/self/ns/user") &&
 	    setns(userfd, CLONE_NEWUSER) < 0)
 		snprintf(msg, sizeof(msg), "join its user namespace: %s",
 		    strerror(errno));
@@ -137,7 +129,7 @@ static int open_ns(pid_t pid, unsigned long long ns_ino, char **why)
 	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_ino != ns_ino ||
-	    same_ns(fd, "/proc/self/ns/net")) {
+	    same_inode(fd, "/proc/self/ns/net")) {
 		*why = xasprintf("the sandbox's network namespace is not the "
 		    "one bwrap reported");
 		if (fd >= 0)

@@ -26,6 +26,7 @@
 
 #include "audit.h"
 #include "guard.h"
+#include "mntns.h"
 #include "netns.h"
 #include "proxy.h"
 #include "pump.h"
@@ -308,7 +309,8 @@ static void on_feed(struct sup *s, short revents)
 	}
 	if (s->init_pid <= 0)
 		why = xstrdup("bwrap did not say which process it set up");
-	else if (verify_sandbox(s->init_pid, s->run->expect, &why) == 0 &&
+	else if (mntns_private(s->init_pid, &why) == 0 &&
+	    verify_sandbox(s->init_pid, s->run->expect, &why) == 0 &&
 	    s->run->net != NULL)
 		start_proxy(s, &why);
 	if (why == NULL && write(f->wr, f->rest, f->len) == (ssize_t)f->len) {

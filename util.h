@@ -38,6 +38,9 @@ void strv_free(struct strv *sv);
 
 const char *base_name(const char *path);
 
+/* 1 when descriptor FD and PATH are the same inode (a namespace). */
+int same_inode(int fd, const char *path);
+
 /* Milliseconds of CLOCK_MONOTONIC: deadlines and durations. */
 long long now_ms(void);
 

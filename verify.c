@@ -3,10 +3,16 @@
  * names in a writable directory in between can have bwrap mount any host
  * path anywhere (bubblewrap's own --bind-fd check looks at the
  * destination's last component only). sbexec therefore checks the result
- * after bwrap has made every mount and before the command runs: the
- * sandbox's mount table must be exactly the host's, bwrap's /dev and
- * /proc and the planned mounts, and each planned path, walked without
- * following a link, must be what was planned. Anything else: 125. */
+ * after bwrap has made every mount and before the command runs: each
+ * planned path, walked without following a link, must be what was
+ * planned; at and below each planned bind or mask the mounts must be
+ * exactly the host's there and the planned ones; and every other mount,
+ * a copy of the host's made by the read-only bind of /, must be
+ * read-only. Those copies are not counted: on a busy host (Docker,
+ * automounts) they change between planning and setup, and a read-only
+ * copy of a host mount shows nothing the command could not read. A
+ * misdirected mount still fails its planned path's check, and a
+ * writable one is refused where it lands. Anything else: 125. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "mtab.h"
 #include "path.h"
 #include "util.h"
 #include "verify.h"
@@ -48,7 +55,7 @@ static struct expect_mp *find_mp(struct expect *e, const char *mp)
 		e->cap = e->cap ? 2 * e->cap : 64;
 		e->mp = xreallocarray(e->mp, e->cap, sizeof(*e->mp));
 	}
-	e->mp[e->nmp] = (struct expect_mp){ xstrdup(mp), 0, 0 };
+	e->mp[e->nmp] = (struct expect_mp){ xstrdup(mp), 0, 0, 0 };
 	return &e->mp[e->nmp++];
 }
 
@@ -58,6 +65,13 @@ static void add_mp(struct expect *e, const char *mp, int min, int max)
 
 	m->min += min;
 	m->max += max;
+}
+
+/* Mounts of sbexec's or bwrap's own at MP. */
+static void plan_mp(struct expect *e, const char *mp, int min, int max)
+{
+	add_mp(e, mp, min, max);
+	find_mp(e, mp)->planned = 1;
 }
 
 /* Field N (from 1) of a mountinfo line, cut in place. */
@@ -114,13 +128,31 @@ int expect_base(struct expect *e, int own_proc)
 	fclose(f);
 	strv_free(&skip);
 	for (size_t i = 0; i < sizeof(dev) / sizeof(*dev); i++)
-		add_mp(e, dev[i], 1, 1);
+		plan_mp(e, dev[i], 1, 1);
 	if (own_proc)
-		add_mp(e, "/proc", 1, 1);
+		plan_mp(e, "/proc", 1, 1);
 	for (size_t i = own_proc ? 0 : 4; i < sizeof(maybe) / sizeof(*maybe);
 	    i++)
-		add_mp(e, maybe[i], 0, 1);
+		plan_mp(e, maybe[i], 0, 1);
 	return 0;
+}
+
+static void add_obj(struct expect *e, const char *path, enum expect_kind kind,
+    dev_t dev, ino_t ino, int tree)
+{
+	e->obj = xreallocarray(e->obj, e->nobj + 1, sizeof(*e->obj));
+	e->obj[e->nobj++] = (struct expect_obj){ xstrdup(path), kind, dev,
+	    ino, tree };
+}
+
+void expect_cover(struct expect *e, const char *path, enum expect_kind kind,
+    dev_t dev, ino_t ino)
+{
+	char *mp = escape(path);
+
+	plan_mp(e, mp, 1, 1);
+	free(mp);
+	add_obj(e, path, kind, dev, ino, 0);
 }
 
 void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
@@ -137,19 +169,51 @@ void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
 				e->mp[i].max *= 2;
 			}
 		}
-	add_mp(e, mp, 1, 1);
+	plan_mp(e, mp, 1, 1);
 	free(mp);
-	e->obj = xreallocarray(e->obj, e->nobj + 1, sizeof(*e->obj));
-	e->obj[e->nobj++] = (struct expect_obj){ xstrdup(path), kind, dev,
-	    ino };
+	add_obj(e, path, kind, dev, ino, 1);
 }
 
-/* Count the mounts at MP; -1 when E has no room for one more there. */
-static int tally(const struct expect *e, int *count, const char *mp)
+/* Is MP (escaped) at or below a planned bind or mask? */
+static int in_tree(const struct expect *e, const char *mp)
 {
-	for (size_t j = 0; j < e->nmp; j++)
-		if (strcmp(e->mp[j].mp, mp) == 0)
-			return ++count[j] > e->mp[j].max ? -1 : 0;
+	char *p;
+	int in = 0;
+
+	for (size_t i = 0; !in && i < e->nobj; i++) {
+		if (!e->obj[i].tree)
+			continue;
+		p = escape(e->obj[i].path);
+		in = path_within(mp, p);
+		free(p);
+	}
+	return in;
+}
+
+static int counted(const struct expect *e, size_t j)
+{
+	return e->mp[j].planned || in_tree(e, e->mp[j].mp);
+}
+
+/* One mount of the sandbox's table: counted where the plan speaks,
+ * else the host's, which must be read-only where a path reaches it. */
+static int tally(const struct expect *e, int *count,
+    const struct mtab_entry *m, char **why)
+{
+	size_t j;
+
+	for (j = 0; j < e->nmp && strcmp(e->mp[j].mp, m->mp) != 0; j++)
+		;
+	if (j < e->nmp ? counted(e, j) : in_tree(e, m->mp)) {
+		if (j < e->nmp && ++count[j] <= e->mp[j].max)
+			return 0;
+		*why = xasprintf("a mount nobody asked for at %s", m->mp);
+		return -1;
+	}
+	if (m->ro || !m->visible)
+		return 0;
+	*why = xasprintf("a writable mount nobody planned at %s (one the "
+	    "host made while the sandbox was set up?)", m->mp);
 	return -1;
 }
 
@@ -157,27 +221,24 @@ static int tally(const struct expect *e, int *count, const char *mp)
  * more often than planned, every planned one at least as often. */
 static int check_table(pid_t pid, const struct expect *e, char **why)
 {
-	char path[64], line[LINE_MAX_], *mp;
 	int *count = calloc(e->nmp + 1, sizeof(*count)), rc = 0;
-	FILE *f;
+	struct mtab t;
 
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
-	if (count == NULL || (f = fopen(path, "re")) == NULL) {
-		*why = xasprintf("%s: %s", path, strerror(errno));
+	if (count == NULL || mtab_read(pid, &t) < 0) {
+		*why = xasprintf("/proc/%d/mountinfo: %s", (int)pid,
+		    strerror(errno));
 		free(count);
 		return -1;
 	}
-	while (rc == 0 && fgets(line, sizeof(line), f) != NULL)
-		if ((mp = field(line, 5)) != NULL &&
-		    (rc = tally(e, count, mp)) < 0)
-			*why = xasprintf("a mount nobody asked for at %s", mp);
-	fclose(f);
+	for (size_t i = 0; rc == 0 && i < t.n; i++)
+		rc = tally(e, count, &t.m[i], why);
 	for (size_t j = 0; rc == 0 && j < e->nmp; j++)
-		if (count[j] < e->mp[j].min) {
+		if (count[j] < e->mp[j].min && counted(e, j)) {
 			*why = xasprintf("a planned mount missing at %s",
 			    e->mp[j].mp);
 			rc = -1;
 		}
+	mtab_free(&t);
 	free(count);
 	return rc;
 }

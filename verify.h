@@ -9,6 +9,7 @@ enum expect_kind { EXPECT_BIND, EXPECT_TMPFS, EXPECT_NULL };
 struct expect_mp {		/* a mount point and how often it may appear */
 	char *mp;		/* escaped as in mountinfo */
 	int min, max;
+	int planned;		/* sbexec's or bwrap's own, not only the host's */
 };
 
 struct expect_obj {		/* what the top mount at a path must be */
@@ -16,6 +17,7 @@ struct expect_obj {		/* what the top mount at a path must be */
 	enum expect_kind kind;
 	dev_t dev;
 	ino_t ino;
+	int tree;		/* the mounts below it are counted too */
 };
 
 struct expect {
@@ -30,13 +32,22 @@ struct expect {
 int expect_base(struct expect *e, int own_proc);
 
 /* A mount sbexec asked for at PATH, in the order bwrap makes them; a
- * bind copies the mounts below PATH, as bwrap binds recursively. */
+ * bind copies the mounts below PATH, as bwrap binds recursively. Every
+ * mount at or below PATH is counted against the plan. */
 void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
     dev_t dev, ino_t ino);
 
+/* The same for a read-only cover of the kernel's files (kernfs.c): the
+ * object at PATH is checked, what lies below it is the host's. */
+void expect_cover(struct expect *e, const char *path, enum expect_kind kind,
+    dev_t dev, ino_t ino);
+
 /* Compare the mount table of PID (bwrap's sandboxed process, all mounts
- * made, before the command) with E, and look at each planned path
- * without following a link. 0, or -1 with the reason in *WHY. */
+ * made, its tree made private, before the command) with E, and look at
+ * each planned path without following a link: every mount at or below
+ * a planned bind or mask as planned, every other mount read-only (the
+ * host's, copied by the read-only bind of /, may come and go). 0, or -1
+ * with the reason in *WHY. */
 int verify_sandbox(pid_t pid, const struct expect *e, char **why);
 
 void expect_free(struct expect *e);

@@ -338,7 +338,11 @@ edited_bwrap() {
 	rm ran.txt
 	edited_bwrap 'A=("${A[@]:0:E}" --tmpfs /mnt "${A[@]:E}")'
 	run -125 sbx sh -c 'echo yes >ran.txt'
-	assert_output --partial "the sandbox did not come out as planned (a mount nobody asked for at /mnt)"
+	assert_output --partial "the sandbox did not come out as planned (a writable mount nobody planned at /mnt"
+	mkdir sub
+	edited_bwrap 'A=("${A[@]:0:E}" --ro-bind /etc "$PWD/sub" "${A[@]:E}")'
+	run -125 sbx sh -c 'echo yes >ran.txt'
+	assert_output --partial "the sandbox did not come out as planned (a mount nobody asked for at $W/sub)"
 	edited_bwrap 'A=("${A[@]:0:H}" "${A[@]:H+3}")'
 	run -125 sbx sh -c 'echo yes >ran.txt'
 	assert_output --partial "(a planned mount missing at $AUDIT)"
