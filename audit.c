@@ -13,7 +13,6 @@
  * as a partial line for the next one to join. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
