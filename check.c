@@ -2,6 +2,7 @@
  * symlink farm (the firejail firecfg idea). */
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,41 @@ static void secret_warnings(const struct policy *pol,
 	}
 }
 
+/* A home directory is where the protected names live, and more that
+ * the list cannot name (~/.cache's programs, a language's site
+ * directory): an allowWrite that is one, or holds one, is worth a
+ * dedicated output directory instead. */
+static void home_warnings(const struct policy *pol,
+    void (*warn)(const char *, void *), void *arg)
+{
+	const struct fs_rule *r;
+	struct passwd *pw;
+	char *home, *line;
+
+	setpwent();
+	while ((pw = getpwent()) != NULL) {
+		if (pw->pw_dir[0] != '/' || strcmp(pw->pw_dir, "/") == 0 ||
+		    (home = path_resolve(pw->pw_dir)) == NULL)
+			continue;
+		for (size_t i = 0; i < pol->nrules; i++) {
+			r = &pol->rules[i];
+			if (r->kind != FS_ALLOW_WRITE || r->resolved == NULL ||
+			    !path_within(home, r->resolved))
+				continue;
+			line = xasprintf("filesystem.allowWrite: %s %s the "
+			    "home directory %s (%s): its dotfiles run code "
+			    "later, and only the protected names are kept "
+			    "read-only; give the command an output directory",
+			    r->resolved, strcmp(home, r->resolved) ? "holds" :
+			    "is", home, pw->pw_name);
+			warn(line, arg);
+			free(line);
+		}
+		free(home);
+	}
+	endpwent();
+}
+
 /* Item 7 of issue 19: a command that fills the audit's filesystem
  * refuses every later run (a record that cannot be written stops it),
  * until the space is freed. The room reserved keeps the end record of
@@ -305,6 +341,7 @@ static int print_own(const struct command *cmd)
 	print_body(cmd->own);
 	policy_warnings(cmd->own, print_command_warning, &p);
 	secret_warnings(cmd->own, print_command_warning, &p);
+	home_warnings(cmd->own, print_command_warning, &p);
 	if (cmd->own->audit == AUDIT_FILE)
 		disk_warnings(cmd->own, cmd->own->audit_path,
 		    print_command_warning, &p);
@@ -325,6 +362,7 @@ int check_print(const struct policy *pol)
 	print_audit(pol);
 	policy_warnings(pol, print_warning, &warnings);
 	secret_warnings(pol, print_warning, &warnings);
+	home_warnings(pol, print_warning, &warnings);
 	if (pol->audit == AUDIT_FILE)
 		disk_warnings(pol, pol->audit_path, print_warning, &warnings);
 	for (size_t i = 0; i < pol->ncmds; i++)

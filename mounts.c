@@ -22,13 +22,22 @@
 #include "path.h"
 
 /* Writing these later runs code on the host: they stay read-only inside
- * every allowWrite path (DESIGN 2). .zshenv, .zlogin and .bash_login
- * are read by the same shells as their listed siblings (zsh -c reads
- * .zshenv before anything else), so they are here too. */
+ * every allowWrite path (DESIGN 2), with all below them. Each is read
+ * and run by something the user runs: git (hooks, config, submodules);
+ * bash, zsh, ksh and mksh at start and at logout (.bash_aliases from
+ * Debian's .bashrc, .kshrc through ENV); readline (.inputrc: a macro
+ * types a command); direnv; editors and IDEs (.vimrc, .exrc, .vscode,
+ * .idea); the X session; gpg's agent (pinentry-program); npm
+ * (script-shell); .local, whose bin Debian's .profile puts first on
+ * PATH; .config, with autostart, systemd user units, git and fish
+ * among its files; .ssh (authorized_keys, config's ProxyCommand). */
 static const char *const protected_names[] = {
 	".git", ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile",
-	".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
-	".zlogin", ".envrc", ".vscode", ".idea",
+	".bash_login", ".bash_logout", ".bash_aliases", ".profile",
+	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc",
+	".mkshrc", ".inputrc", ".envrc", ".vimrc", ".exrc", ".vscode",
+	".idea", ".xprofile", ".xsessionrc", ".xinitrc", ".gnupg", ".npmrc",
+	".local", ".config", ".ssh",
 };
 
 enum view { HIDDEN, READ_ONLY, WRITABLE };
