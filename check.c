@@ -192,6 +192,63 @@ static void secret_warnings(const struct policy *pol,
 	}
 }
 
+/* Is there a symbolic link on PATH's way (PATH included) whose
+ * directory an allowWrite of POL covers? */
+static int link_in_writable(const struct policy *pol, const char *path)
+{
+	char *prefix = xstrdup(path), *end = prefix;
+	struct stat st;
+	int found = 0;
+
+	while (!found && (end = strchr(end + 1, '/')) != NULL) {
+		*end = '\0';
+		found = lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode);
+		*end = '/';
+	}
+	if (!found && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		end = prefix + strlen(prefix), found = 1;
+	if (found) {
+		*end = '\0';
+		*strrchr(prefix, '/') = '\0';
+		found = 0;
+		for (size_t i = 0; !found && i < pol->nrules; i++)
+			found = pol->rules[i].kind == FS_ALLOW_WRITE &&
+			    pol->rules[i].resolved != NULL &&
+			    path_within(*prefix ? prefix : "/",
+			    pol->rules[i].resolved);
+	}
+	free(prefix);
+	return found;
+}
+
+/* A rule reached through a link the command may rewrite follows where
+ * the command points it (mounts.c): say so, with the cure. */
+static void link_warnings(const struct policy *pol,
+    void (*warn)(const char *, void *), void *arg)
+{
+	static const char *const key[] = {
+		[FS_DENY_READ] = "denyRead", [FS_ALLOW_READ] = "allowRead",
+		[FS_ALLOW_WRITE] = "allowWrite", [FS_DENY_WRITE] = "denyWrite",
+	};
+	const struct fs_rule *r;
+	char *line;
+
+	for (size_t i = 0; i < pol->nrules; i++) {
+		r = &pol->rules[i];
+		if (r->kind == FS_ALLOW_WRITE ||
+		    !link_in_writable(pol, r->expanded))
+			continue;
+		line = xasprintf("filesystem.%s: %s passes through a symbolic "
+		    "link inside a writable path: a run can point it "
+		    "elsewhere and move the rule off what it %s (an allowRead "
+		    "is left out); name the real path", key[r->kind],
+		    r->expanded, r->kind == FS_DENY_READ ? "hides" :
+		    r->kind == FS_DENY_WRITE ? "keeps read-only" : "shows");
+		warn(line, arg);
+		free(line);
+	}
+}
+
 /* A home directory is where the protected names live, and more that
  * the list cannot name (~/.cache's programs, a language's site
  * directory): an allowWrite that is one, or holds one, is worth a
@@ -342,6 +399,7 @@ static int print_own(const struct command *cmd)
 	policy_warnings(cmd->own, print_command_warning, &p);
 	secret_warnings(cmd->own, print_command_warning, &p);
 	home_warnings(cmd->own, print_command_warning, &p);
+	link_warnings(cmd->own, print_command_warning, &p);
 	if (cmd->own->audit == AUDIT_FILE)
 		disk_warnings(cmd->own, cmd->own->audit_path,
 		    print_command_warning, &p);
@@ -363,6 +421,7 @@ int check_print(const struct policy *pol)
 	policy_warnings(pol, print_warning, &warnings);
 	secret_warnings(pol, print_warning, &warnings);
 	home_warnings(pol, print_warning, &warnings);
+	link_warnings(pol, print_warning, &warnings);
 	if (pol->audit == AUDIT_FILE)
 		disk_warnings(pol, pol->audit_path, print_warning, &warnings);
 	for (size_t i = 0; i < pol->ncmds; i++)

@@ -201,15 +201,25 @@ static int plan_audit(const struct policy *pol, const char *cwd,
 	return p->why != NULL ? -1 : 0;
 }
 
+static int skipped(const struct strv *skip, const char *path)
+{
+	for (size_t i = 0; i < skip->n; i++)
+		if (strcmp(skip->v[i], path) == 0)
+			return 1;
+	return 0;
+}
+
+/* The policy's rules but those in SKIP (plan_links says which). */
 static int plan_rules(const struct policy *pol, const char *cwd,
-    struct plan *p)
+    struct plan *p, const struct strv *skip)
 {
 	const struct fs_rule *r;
 	char *tmp;
 	int rc;
 
 	for (size_t i = 0; i < pol->nrules; i++)
-		if ((r = &pol->rules[i])->resolved != NULL)
+		if ((r = &pol->rules[i])->resolved != NULL &&
+		    !skipped(skip, r->expanded))
 			plan_add(p, r->resolved, r->kind, xasprintf("%s \"%s\"",
 			    kind_key[r->kind], r->path));
 	if (pol->private_tmp && (tmp = path_resolve("/tmp")) != NULL) {
@@ -432,15 +442,29 @@ static void plan_pin(struct plan *p)
 	plan_sort(p);
 }
 
-/* Each existing prefix of PATH that is a symlink in a writable place
- * could be pointed elsewhere for the next run, taking the rule, the
- * policy or the audit file with it: refuse. */
-static int unstable_link(struct plan *p, const char *path,
-    const char *what)
+/* Does an allowWrite of POL (NULL: none) cover DIR? For a rule's link
+ * the plan's view is not enough: a rule the link steered may hide the
+ * very place the link lies in. */
+static int allowed_write(const struct policy *pol, const char *dir)
+{
+	for (size_t i = 0; pol != NULL && i < pol->nrules; i++)
+		if (pol->rules[i].kind == FS_ALLOW_WRITE &&
+		    pol->rules[i].resolved != NULL &&
+		    path_within(dir, pol->rules[i].resolved))
+			return 1;
+	return 0;
+}
+
+/* 1 when an existing prefix of PATH (PATH itself included) is a
+ * symbolic link in a writable place (by the plan, or by POL's
+ * allowWrite), which the command could point elsewhere for the next
+ * run, taking a rule with it. */
+static int unstable_link(const struct plan *p, const struct policy *pol,
+    const char *path)
 {
 	char *prefix = xstrdup(path), *end = prefix, *dir;
 	struct stat st;
-	enum view v;
+	int found = 0;
 
 	while (end != NULL) {
 		end = strchr(end + 1, '/');
@@ -449,36 +473,58 @@ static int unstable_link(struct plan *p, const char *path,
 		if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode)) {
 			*strrchr(prefix, '/') = '\0';
 			dir = path_resolve(*prefix ? prefix : "/");
-			v = dir ? view_at(p, p->n, dir) : HIDDEN;
+			found = dir != NULL && (view_at(p, p->n, dir) ==
+			    WRITABLE || allowed_write(pol, dir));
 			free(dir);
-			if (v == WRITABLE) {
-				p->why = xasprintf("%s: %s passes through a "
-				    "symbolic link inside a writable path, which "
-				    "the command could point elsewhere; name the "
-				    "real path", what, path);
-				free(prefix);
-				return -1;
-			}
 			break;
 		}
 		if (end != NULL)
 			*end = '/';
 	}
 	free(prefix);
-	return 0;
+	return found;
 }
 
-static int plan_links(const struct policy *pol, struct plan *p)
+static int refuse_link(struct plan *p, const char *what, const char *path)
 {
-	for (size_t i = 0; i < pol->nrules; i++)
-		if (unstable_link(p, pol->rules[i].expanded,
-		    kind_key[pol->rules[i].kind]) < 0)
-			return -1;
-	if (unstable_link(p, pol->file, "the policy") < 0 ||
-	    (pol->audit_path != NULL &&
-	    unstable_link(p, pol->audit_path, "audit") < 0))
-		return -1;
-	return 0;
+	p->why = xasprintf("%s: %s passes through a symbolic link inside a "
+	    "writable path, which the command could point elsewhere; name "
+	    "the real path", what, path);
+	return -1;
+}
+
+/* A rule reached through a link that the command could point elsewhere
+ * does not stop the run (one hostile run leaving ".env -> /etc/hostname"
+ * where no .env was would stop every later one): as a protected name
+ * that is a link, it is listed in masked, and a deny rule stays on what
+ * the link leads to now, hidden or read-only. Where that would hide the
+ * working directory, or for an allowRead (which the command could lead
+ * into what is hidden), the rule is left out of the run instead: 1, and
+ * its path in SKIP, when the plan must be made again without it. The
+ * policy and the audit file through such a link are refused. */
+static int plan_links(const struct policy *pol, const char *cwd,
+    struct plan *p, struct strv *skip)
+{
+	const struct fs_rule *r;
+	int again = 0;
+
+	for (size_t i = 0; i < pol->nrules; i++) {
+		r = &pol->rules[i];
+		if (!unstable_link(p, pol, r->expanded))
+			continue;
+		strv_push(&p->masked, r->expanded);
+		if (skipped(skip, r->expanded) || (r->kind != FS_ALLOW_READ &&
+		    (r->resolved == NULL || !path_within(cwd, r->resolved))))
+			continue;
+		strv_push(skip, r->expanded);
+		again = 1;
+	}
+	if (unstable_link(p, NULL, pol->file))
+		return refuse_link(p, "the policy", pol->file);
+	if (pol->audit_path != NULL &&
+	    unstable_link(p, NULL, pol->audit_path))
+		return refuse_link(p, "audit", pol->audit_path);
+	return again;
 }
 
 /* Open what each mount binds (and look at what each mask hides) once.
@@ -541,16 +587,35 @@ static int check_policy(struct plan *p, const struct policy *pol)
 	return writable ? -1 : 0;
 }
 
-int mounts_plan(const struct policy *pol, const char *cwd, struct plan *p)
+/* The plan once, leaving out the rules in SKIP: 0, -1 refused, or 1
+ * when plan_links left out one more and it must be made again. */
+static int plan_once(const struct policy *pol, const char *cwd,
+    struct plan *p, struct strv *skip)
 {
+	int rc;
+
 	*p = (struct plan){ 0 };
-	if (plan_rules(pol, cwd, p) < 0)
-		return EXIT_SBEXEC;
+	if (plan_rules(pol, cwd, p, skip) < 0)
+		return -1;
 	plan_protect(p);
 	plan_sort(p);
 	plan_pin(p);
-	if (check_policy(p, pol) < 0 || plan_links(pol, p) < 0 ||
-	    plan_open(p) < 0)
+	if (check_policy(p, pol) < 0 || (rc = plan_links(pol, cwd, p,
+	    skip)) < 0)
+		return -1;
+	return rc;
+}
+
+int mounts_plan(const struct policy *pol, const char *cwd, struct plan *p)
+{
+	struct strv skip = { 0 };
+	int rc;
+
+	/* Each pass leaves out at least one more rule, or is the last. */
+	while ((rc = plan_once(pol, cwd, p, &skip)) == 1)
+		mounts_free(p);
+	strv_free(&skip);
+	if (rc < 0 || plan_open(p) < 0)
 		return EXIT_SBEXEC;
 	if (check_cwd(p, cwd) < 0)
 		return EXIT_DENIED;

@@ -529,6 +529,33 @@ assert_filtered_tty() {
 	assert_output 2
 }
 
+# The same for a rule's own path: with allowWrite "." and denyRead
+# "./.env" (no .env yet), one run left ".env -> /etc/hostname" and every
+# later run of every command stopped with 125. Such a name held nothing
+# to hide (a real file there is a mount point the command cannot
+# replace): the rule is dropped for the run and the start record lists
+# the link; the command cannot steer the rule with it either (a link to
+# the working directory does not hide it).
+@test "a link one run leaves at a rule's path (denyRead, denyWrite, allowRead) does not stop later runs" {
+	local fs='"allowWrite": ["."], "denyRead": ["./.env"],
+	  "denyWrite": ["./.ro"], "allowRead": ["./.rd"]' want
+	want="[\"$W/.env\", \"$W/.rd\", \"$W/.ro\"]"
+	# Landlock refuses a rule inside a writable tree: the allowRead alone.
+	landlock && fs='"allowWrite": ["."], "allowRead": ["./.rd"]' &&
+		want="[\"$W/.rd\"]"
+	run -0 sbx sh -c 'ln -s /etc/hostname .ro; ln -s . .rd'
+	ln -s /etc/hostname .env
+	policy ", \"filesystem\": {$fs}"
+	run -0 "$BIN/ffmpeg" -nostdin -v error -i sample.mp4 -c copy out.mp4
+	[ -s out.mp4 ]
+	run audit_get start 'sorted(r["masked"])'
+	assert_output "$want"
+	# Pointed at the working directory, the deny rule does not hide it.
+	ln -sfn . .env
+	run -0 sbx sh -c 'cat sample.mp4 >/dev/null && echo ran'
+	assert_output ran
+}
+
 # ----------------------------------------------- invocation and policy
 
 @test "a symlink named bash pointing at sbexec is denied (126) and runs nothing" {
@@ -605,18 +632,24 @@ print(sum(json.loads(l)["type"] == "start" for l in open(sys.argv[1])))' audit.j
 	[ ! -e old ]
 }
 
-# A symlink on the way to a rule's path, inside a writable place, could
-# be pointed elsewhere by one run to move the rule off its target for the
-# next: such a policy is refused.
-@test "a rule through a symlink inside allowWrite is refused" {
+# A symlink on the way to a rule's path, inside a writable place, can be
+# pointed elsewhere by one run to move the rule off its target for the
+# next. Refusing such a policy let one run that made the link stop every
+# later one (issue 20): the run goes on, the rule follows the link as it
+# is now, the start record lists it, and --check says to name the real
+# path.
+@test "a rule through a symlink inside allowWrite: the run goes on, the link is listed in masked, --check warns" {
 	mkdir real
 	cp "$SECRET" real/token.txt
 	ln -s real link
 	policy ', "filesystem": {"allowWrite": ["."], "denyRead": ["./link/token.txt"]}'
-	run sbx sh -c 'ln -sfn /nonexistent link'
-	assert_failure 125
-	assert_output --partial "passes through a symbolic link inside a writable path"
-	[ "$(readlink link)" = real ]
+	run sbx --check
+	assert_output --partial "warning: filesystem.denyRead: $W/link/token.txt passes through a symbolic link inside a writable path"
+	landlock && return 0	# a hidden entry in a writable tree: refused
+	run -0 sbx sh -c 'cat link/token.txt; ln -sfn /nonexistent link'
+	refute_output --partial "$TOKEN"
+	run audit_get start 'r["masked"]'
+	assert_output "[\"$W/link/token.txt\"]"
 }
 
 # ------------------------------------------- native code in the sandbox
