@@ -25,6 +25,7 @@
 
 #include "audit.h"
 #include "json.h"
+#include "say.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -195,9 +196,19 @@ static size_t write_all(int fd, const char *buf, size_t len)
 
 /* The shared stream: a newline first unless the last byte sent there
  * was one, so that no line the command left open takes the record in. */
+int audit_line_start(void)
+{
+	return a.line_start && !a.unknown;
+}
+
+/* While the loop runs, a record on stderr waits in say.c's queue: no
+ * write of sbexec's may stop the loop (a caller not reading stderr). */
 static int to_stream(const struct json *j)
 {
 	int fresh = a.line_start && !a.unknown;
+
+	if (say_active())
+		return say_put(j->buf, j->len, 1);
 	char *line = fresh ? NULL : xasprintf("\n%s", j->buf);
 	const char *buf = fresh ? j->buf : line;
 	size_t len = j->len + !fresh, done = write_all(a.fd, buf, len);
@@ -259,7 +270,9 @@ static int to_syslog(const struct json *j)
 	char *line = xasprintf("<%d>sbexec[%ld]: %.*s", SYSLOG_PRI,
 	    (long)getpid(), (int)(j->len - 1), j->buf);
 	size_t len = strlen(line);
-	ssize_t n = write(a.fd, line, len);
+	/* A full syslog socket must not stop the loop: the record is lost
+	 * then, which fails the run as any unwritable record does. */
+	ssize_t n = send(a.fd, line, len, MSG_DONTWAIT);
 
 	free(line);
 	if (n >= 0 && (size_t)n != len)
@@ -273,14 +286,13 @@ static void complain(enum record kind)
 
 	if (kind == END) {
 		a.end_lost = 1;
-		fprintf(stderr, "sbexec: the end record could not be written "
-		    "to the audit: %s; exit status 125, not %d\n", why,
-		    a.end_status);
+		warnx("the end record could not be written to the audit: %s; "
+		    "exit status 125, not %d", why, a.end_status);
 	} else if (kind == NET) {
-		fprintf(stderr, "sbexec: audit record not written: %s\n", why);
+		warnx("audit record not written: %s", why);
 	} else {
-		fprintf(stderr, "sbexec: audit record not written: %s; the "
-		    "command was not run\n", why);
+		warnx("audit record not written: %s; the command was not run",
+		    why);
 	}
 }
 
@@ -454,6 +466,8 @@ int audit_finish(const struct audit_end *e)
 	json_int(&j, "durationMs", e->duration_ms);
 	json_int(&j, "maxRssKb", e->max_rss_kb);
 	json_int(&j, "cpuMs", e->cpu_ms);
+	json_int(&j, "netRefused", e->net_refused);
+	json_int(&j, "linesDropped", e->lines_dropped);
 	json_str_max(&j, "reason", e->reason, SHARE_REASON);
 	return emit(&j, END);
 }

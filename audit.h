@@ -20,6 +20,8 @@ struct audit_end {
 	long long stdout_bytes, stderr_bytes;
 	long long duration_ms, max_rss_kb, cpu_ms;
 	const char *reason;	/* why the command did not run, or NULL */
+	long long net_refused;	/* the proxy's refused or failed requests */
+	long long lines_dropped;	/* sbexec's lines with no room (say.c) */
 };
 
 /* Open the policy's sink and draw the invocation id; -1 when it cannot
@@ -55,6 +57,9 @@ int audit_net(const struct audit_net *n);
  * ending BUF): a record on stderr begins with a newline unless the last
  * byte sent there was one (DESIGN 12). */
 void audit_wrote(int fd, const char *buf, size_t n);
+
+/* 1 when a record written to stderr now would begin a line. */
+int audit_line_start(void);
 
 /* 1 once the end record could not be written: sbexec then exits 125. */
 int audit_end_lost(void);

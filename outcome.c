@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "audit.h"
+#include "say.h"
 #include "sup.h"
 #include "util.h"
 
@@ -115,6 +116,8 @@ void outcome_record(const struct sup *s, int status)
 		.cpu_ms = max_ll((s->ru.ru_utime.tv_sec + s->ru.ru_stime.tv_sec)
 		    * 1000LL + (s->ru.ru_utime.tv_usec + s->ru.ru_stime.tv_usec) /
 		    1000, s->killed.cpu_ms),
+		.net_refused = s->net_refused,
+		.lines_dropped = say_dropped(),
 	};
 
 	if (audit_finish(&e) < 0)

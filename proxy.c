@@ -673,17 +673,16 @@ static void summary(struct proxy *px)
 	free(why);
 }
 
-long proxy_refusals(const struct proxy *px)
+long proxy_stop(struct proxy *px)
 {
-	return px->refusals;
-}
+	long refusals;
 
-void proxy_stop(struct proxy *px)
-{
 	for (int i = 0; i < PROXY_CONNS; i++)
 		if (px->c[i].st != C_FREE)
 			conn_close(px, &px->c[i]);
 	summary(px);
+	refusals = px->refusals;
 	close_fd(&px->lfd);
 	free(px);
+	return refusals;
 }

@@ -29,12 +29,9 @@ int proxy_timeout(const struct proxy *px);
 /* 1 once a record could not be written to the audit: stop the run. */
 int proxy_failed(const struct proxy *px);
 
-/* Requests refused or failed so far, those not said one by one
- * included. */
-long proxy_refusals(const struct proxy *px);
-
 /* Close every connection, each with its record, then the summary of
- * the refusals past the first few, and free PX. */
-void proxy_stop(struct proxy *px);
+ * the refusals past the first few, and free PX. Returns how many
+ * requests were refused or failed, all told (for the end record). */
+long proxy_stop(struct proxy *px);
 
 #endif

@@ -38,6 +38,7 @@ struct sup {
 	struct stream term;	/* the pty's output when it serves stdin
 				 * alone (else it is out or err) */
 	struct pty pty;		/* DESIGN 12: a standard stream is a terminal */
+	long net_refused;	/* the proxy's, read before it stops */
 	struct proxy *proxy;	/* DESIGN 11, once the sandbox is verified */
 };
 

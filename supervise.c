@@ -31,6 +31,7 @@
 #include "proxy.h"
 #include "pump.h"
 #include "run.h"
+#include "say.h"
 #include "sup.h"
 #include "tree.h"
 #include "util.h"
@@ -379,9 +380,9 @@ static void on_input(struct sup *s, short revents)
 
 static void loop(struct sup *s)
 {
-	struct pollfd p[7 + PROXY_FDS];
+	struct pollfd p[8 + PROXY_FDS];
 	size_t n, base;
-	int st, out, err, term, in, feed;
+	int st, out, err, term, in, feed, own;
 
 	while (!done(s)) {
 		n = 0;
@@ -398,6 +399,9 @@ static void loop(struct sup *s)
 		if (feed >= 0)
 			p[n++] = (struct pollfd){ .fd = s->run->feed.wr,
 			    .events = POLLOUT };
+		own = say_pending() ? (int)n : -1;	/* sbexec's own lines */
+		if (own >= 0)
+			p[n++] = (struct pollfd){ .fd = 2, .events = POLLOUT };
 		base = n;
 		n += watch_proxy(s, p + base);
 		if (poll(p, n, poll_timeout(s)) < 0 && errno != EINTR)
@@ -417,6 +421,8 @@ static void loop(struct sup *s)
 		on_proxy(s, p + base);
 		if (feed >= 0)
 			on_feed(s, p[feed].revents);
+		if (own >= 0 && p[own].revents)
+			say_flush();
 		deliver_pending(s);
 		on_timers(s);
 	}
@@ -447,11 +453,13 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	if (s.sandboxed)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	spawn(&s, argv, envp);
+	say_begin(&s.err);
 	loop(&s);
+	say_end();
 	pty_close(&s.pty);	/* the caller's modes, before any last words */
 	feed_close(&s);
-	if (s.proxy != NULL)
-		proxy_stop(s.proxy);	/* each open connection's record */
+	if (s.proxy != NULL)	/* each open connection's record */
+		s.net_refused = proxy_stop(s.proxy);
 	if (run != NULL && run->landlock != NULL)
 		tree_kill();	/* what the guard, killed, left to sbexec */
 	stream_free(&s.out);

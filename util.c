@@ -14,8 +14,38 @@
 static void vmsg(const char *fmt, va_list ap, int errnum)
 	__attribute__((format(printf, 1, 0)));
 
+static int (*msg_sink)(const char *, size_t);
+
+void util_msg_sink(int (*sink)(const char *line, size_t len))
+{
+	msg_sink = sink;
+}
+
+static void vmsg_sink(const char *fmt, va_list ap, int errnum)
+	__attribute__((format(printf, 1, 0)));
+
+/* One line, for the sink: cut to fit one write to a pipe. */
+static void vmsg_sink(const char *fmt, va_list ap, int errnum)
+{
+	char line[4096];
+	int n = snprintf(line, sizeof(line), "sbexec: ");
+
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	if (errnum != 0 && (size_t)n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ": %s",
+		    strerror(errnum));
+	if ((size_t)n > sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	msg_sink(line, (size_t)n);
+}
+
 static void vmsg(const char *fmt, va_list ap, int errnum)
 {
+	if (msg_sink != NULL) {
+		vmsg_sink(fmt, ap, errnum);
+		return;
+	}
 	fputs("sbexec: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	if (errnum != 0)

@@ -20,6 +20,11 @@ _Noreturn void diex(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Give the lines of die, diex and warnx, each whole with its newline,
+ * to SINK instead of stderr (say.c, while a run is supervised); NULL
+ * gives them back to stderr. */
+void util_msg_sink(int (*sink)(const char *line, size_t len));
+
 void *xmalloc(size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);

@@ -854,5 +854,10 @@ recorded() {
 		    assert len(r["target"]) < 260 and "...[cut: " in r["target"], r["target"]
 		assert net[16]["reason"] == "84 more requests refused or failed, not recorded one by one", net[16]
 		assert all(len(json.dumps(r)) < 1200 for r in net)
+		end = [r for r in recs if r["type"] == "end"][-1]
+		assert end["netRefused"] == 100, end
 	EOF
+	# sbexec's own lines of the run count in the stream's bytes (the
+	# summary comes after the run).
+	assert [ "$(audit_get end 'r["stderrBytes"]')" -ge "$(head -n 16 <<<"$stderr" | wc -c)" ]
 }
