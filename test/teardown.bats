@@ -201,17 +201,23 @@ flood_bg() {
 	[ "$reached" -gt 4096 ]
 }
 
-# ------------------------------------------------------------ as root
-
-@test "root: a flood of $FLOOD processes the command leaves is gone when sbexec returns" {
+# gone_after_exit SBEXEC...: a flood under SBEXEC, whose command exits
+# once the flood is full; none of it is left when sbexec returns.
+gone_after_exit() {
 	local start
-	flood_bg "${SBX[@]}"
+	flood_bg "$@"
 	start=$(date +%s%N)
 	touch "$D/go"
 	wait "$SB"
 	note "teardown after the command's exit: $((($(date +%s%N) - start) / 1000000)) ms"
 	run left
 	assert_output 0
+}
+
+# ------------------------------------------------------------ as root
+
+@test "root: a flood of $FLOOD processes the command leaves is gone when sbexec returns" {
+	gone_after_exit "${SBX[@]}"
 }
 
 @test "root: a flood still forking when the command exits is gone when sbexec returns" {
@@ -261,15 +267,8 @@ user_setup() {
 }
 
 @test "user: a flood of $FLOOD processes the command leaves is gone when sbexec returns" {
-	local start
 	user_setup
-	flood_bg "${AS_USER[@]}"
-	start=$(date +%s%N)
-	touch "$D/go"
-	wait "$SB"
-	note "teardown after the command's exit: $((($(date +%s%N) - start) / 1000000)) ms"
-	run left
-	assert_output 0
+	gone_after_exit "${AS_USER[@]}"
 }
 
 @test "user: sbexec killed with SIGKILL during a flood leaves none of it" {
