@@ -96,39 +96,27 @@ static const struct { const char *path; uint64_t access; } dev_files[] = {
  * trees of /sys that kernfs.c masks under bwrap. */
 static const char *const hidden_trees[] = { "/proc", "/dev" };
 
-static int hidden_tree(const char *path, int exact, const char *tree)
+enum rel { AT, IN, ABOVE };	/* PATH is a hidden tree, in one, above one */
+
+static int relates(const char *path, const char *tree, enum rel r)
 {
-	return exact ? strcmp(path, tree) == 0 : path_within(path, tree);
+	return r == AT ? strcmp(path, tree) == 0 : r == IN ?
+	    path_within(path, tree) : path_within(tree, path);
 }
 
-static int in_hidden_tree(const char *path, int exact)
+static int hidden_tree(const char *path, enum rel r)
 {
 	size_t n;
 	const char *const *sys = kernfs_hidden_sys(&n);
 
 	for (size_t i = 0; i < sizeof(hidden_trees) / sizeof(*hidden_trees);
 	    i++)
-		if (hidden_tree(path, exact, hidden_trees[i]))
+		if (relates(path, hidden_trees[i], r))
 			return 1;
 	for (size_t i = 0; i < n; i++)
-		if (hidden_tree(path, exact, sys[i]))
+		if (relates(path, sys[i], r))
 			return 1;
 	return 0;
-}
-
-/* 1 when a hidden tree lies strictly below PATH. */
-static int holds_hidden_tree(const char *path)
-{
-	size_t n;
-	const char *const *sys = kernfs_hidden_sys(&n);
-	int below = 0;
-
-	for (size_t i = 0; i < sizeof(hidden_trees) / sizeof(*hidden_trees);
-	    i++)
-		below |= path_within(hidden_trees[i], path);
-	for (size_t i = 0; i < n; i++)
-		below |= path_within(sys[i], path);
-	return below;
 }
 
 int landlock_abi(void)
@@ -239,9 +227,9 @@ static int is_hidden(const struct mount *m)
  * /dev), 1 when something hidden lies below it, else 0. */
 static int hole_at(const struct plan *p, const char *path)
 {
-	int below = holds_hidden_tree(path);
+	int below = hidden_tree(path, ABOVE);
 
-	if (in_hidden_tree(path, 1))
+	if (hidden_tree(path, AT))
 		return -1;
 	for (size_t i = 0; i < p->n; i++) {
 		if (!is_hidden(&p->m[i]) || !path_within(p->m[i].path, path))
@@ -295,7 +283,7 @@ static int hidden(const struct plan *p, const char *path)
 	for (size_t i = 0; i < p->n; i++)
 		if (is_hidden(&p->m[i]) && path_within(path, p->m[i].path))
 			return 1;
-	return in_hidden_tree(path, 0);
+	return hidden_tree(path, IN);
 }
 
 /* Everything but the hidden entries; then what the policy re-opens

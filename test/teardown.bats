@@ -214,6 +214,18 @@ gone_after_exit() {
 	assert_output 0
 }
 
+# gone_after_sigkill SBEXEC...: a flood under SBEXEC, which is
+# SIGKILLed; none of it is left within a minute.
+gone_after_sigkill() {
+	flood_bg "$@"
+	kill -KILL "$SB"
+	wait "$SB" || true
+	gone_within 60
+	note "gone $took ms after sbexec's SIGKILL"
+	run left
+	assert_output 0
+}
+
 # ------------------------------------------------------------ as root
 
 @test "root: a flood of $FLOOD processes the command leaves is gone when sbexec returns" {
@@ -241,13 +253,7 @@ gone_after_exit() {
 }
 
 @test "root: sbexec killed with SIGKILL during a flood leaves none of it" {
-	flood_bg "${SBX[@]}"
-	kill -KILL "$SB"
-	wait "$SB" || true
-	gone_within 60
-	note "gone $took ms after sbexec's SIGKILL"
-	run left
-	assert_output 0
+	gone_after_sigkill "${SBX[@]}"
 }
 
 # ----------------------------------------------- as an unprivileged user
@@ -273,11 +279,5 @@ user_setup() {
 
 @test "user: sbexec killed with SIGKILL during a flood leaves none of it" {
 	user_setup
-	flood_bg "${AS_USER[@]}"
-	kill -KILL "$SB"
-	wait "$SB" || true
-	gone_within 60
-	note "gone $took ms after sbexec's SIGKILL"
-	run left
-	assert_output 0
+	gone_after_sigkill "${AS_USER[@]}"
 }
