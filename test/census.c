@@ -890,25 +890,8 @@ static int run(int argc, char **argv)
 }
 
 #ifdef PAYLOAD
-/* Loaded by ffmpeg: the arguments are the lines of ./payload.args. */
-__attribute__((constructor)) static void payload(void)
-{
-	static char buf[65536], *argv[128] = { "census" };
-	int argc = 1;
-	FILE *f = fopen("payload.args", "r");
-	size_t n = 0;
-
-	if (f != NULL) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	for (char *l = strtok(buf, "\n"); l != NULL && argc < 127;
-	    l = strtok(NULL, "\n"))
-		argv[argc++] = l;
-	argv[argc] = NULL;
-	_exit(run(argc, argv));
-}
+#include "payload.h"
+PAYLOAD_MAIN(run, "census")
 #endif
 
 int main(int argc, char **argv)

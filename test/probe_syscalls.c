@@ -754,22 +754,8 @@ static int run(int argc, char **argv)
 }
 
 #ifdef PAYLOAD
-/* Loaded by ffmpeg: the arguments are lines of ./payload.args. */
-__attribute__((constructor)) static void payload(void)
-{
-	static char buf[4096], *argv[64] = { "payload" };
-	int argc = 1;
-	FILE *f = fopen("payload.args", "r");
-
-	if (f != NULL) {
-		fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	for (char *line = strtok(buf, "\n"); line != NULL && argc < 63;
-	    line = strtok(NULL, "\n"))
-		argv[argc++] = line;
-	_exit(run(argc, argv));
-}
+#include "payload.h"
+PAYLOAD_MAIN(run, "payload")
 #endif
 
 int main(int argc, char **argv)
