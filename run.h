@@ -2,6 +2,7 @@
 #ifndef SBEXEC_RUN_H
 #define SBEXEC_RUN_H
 
+#include "audit.h"
 #include "landlock.h"
 #include "policy.h"
 #include "sandbox.h"
@@ -23,13 +24,33 @@ struct sandbox_run {
 	const struct expect *expect;
 	const struct landlock *landlock;	/* NULL under bwrap */
 	const struct netpolicy *net;	/* DESIGN 11: the proxy's, or NULL */
+	/* "auto" (DESIGN 9): bwrap on trial. Its start record (BEGIN) is
+	 * written once bwrap is set up, and one that could not set up is
+	 * no run: supervise returns RUN_FALLBACK, bwrap's first line in
+	 * FALLBACK, having shown nothing of it. NULL: not on trial. */
+	const struct run_start *begin;
+	char *fallback;
 };
 
+/* audit_start's arguments, for a start record written later. */
+struct run_start {
+	const struct policy *pol;
+	const struct command *cmd;
+	char *const *argv;
+	struct audit_run rec;
+};
+
+#define RUN_FALLBACK (-1)
+
 /* Fork, exec ARGV with ENVP under the policy's limits, copy its output,
- * forward signals, write the end record; returns sbexec's exit status.
- * RUN is NULL for a bypassed command. */
+ * forward signals, write the end record; returns sbexec's exit status,
+ * or RUN_FALLBACK. RUN is NULL for a bypassed command. */
 int supervise(const struct policy *pol, const struct command *cmd,
     char *const *argv, char *const *envp, struct sandbox_run *run);
+
+/* 1 when sbexec copies the stderr of a run under POL, and so can hold
+ * back what bwrap writes there before the command starts. */
+int supervise_holds_stderr(const struct policy *pol);
 
 /* Exit with STATUS, or die of signal STATUS-128 when it names one. */
 _Noreturn void exit_like(int status);

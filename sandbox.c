@@ -109,10 +109,17 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 }
 
 
-/* auto: can bwrap set up a sandbox here? One of nothing, with the same
- * namespaces, /proc and /dev as the real one: its exit status decides,
- * as a real run would fail (refused unshare, uid_map, "Can't mount
- * proc", loopback). *WHY gets bwrap's first line when it cannot. */
+static char *cannot(const char *line)
+{
+	return xasprintf("bwrap cannot set up a sandbox here (%s)", *line ?
+	    line : "no message");
+}
+
+/* auto where sbexec cannot hold back what bwrap says (--dry-run, stderr
+ * not copied): can bwrap set up a sandbox here? One of nothing, with
+ * the same namespaces, /proc and /dev as the real one: its exit status
+ * decides, as a real run would fail (refused unshare, uid_map, "Can't
+ * mount proc", loopback). *WHY gets bwrap's first line when it cannot. */
 static int bwrap_works(const struct policy *pol, char **why)
 {
 	struct strv argv = { 0 };
@@ -145,8 +152,7 @@ static int bwrap_works(const struct policy *pol, char **why)
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 1;
 	buf[strcspn(buf, "\n")] = '\0';
-	*why = xasprintf("bwrap cannot set up a sandbox here (%s)", *buf ?
-	    buf : "no message");
+	*why = cannot(buf);
 	return 0;
 }
 
@@ -181,10 +187,25 @@ int sandbox_build(const struct policy *pol, const struct command *cmd,
 {
 	io->landlock.ruleset = -1;
 	io->backend = BACKEND_BWRAP;
+	io->trial = pol->backend == BACKEND_AUTO && io->can_try;
 	if (pol->backend == BACKEND_LANDLOCK || (pol->backend ==
-	    BACKEND_AUTO && !bwrap_works(pol, &io->fallback)))
+	    BACKEND_AUTO && !io->trial && !bwrap_works(pol, &io->fallback)))
 		return landlock_argv(pol, cmd, args, io, out, why);
 	return sandbox_argv(pol, cmd, args, io, out, why);
+}
+
+int sandbox_fallback(const struct policy *pol, const struct command *cmd,
+    char *const *args, struct sandbox_io *io, struct strv *out,
+    const char *reason, char **why)
+{
+	for (size_t i = 0; i < io->keep.n; i++)
+		close(io->keep.v[i]);
+	io->keep.n = 0;
+	strv_free(&io->masked);
+	strv_free(out);
+	io->trial = 0;
+	io->fallback = cannot(reason ? reason : "");
+	return landlock_argv(pol, cmd, args, io, out, why);
 }
 
 void sandbox_seccomp(const struct policy *pol, struct seccomp_feed *f)

@@ -12,12 +12,14 @@ struct sandbox_io {
 	const char *cwd;	/* the caller's working directory, resolved */
 	int status_fd;		/* --json-status-fd, or -1 */
 	int seccomp_fd;		/* --seccomp, or -1 */
+	int can_try;		/* a run that can hold back what bwrap says */
 	struct fdv keep;	/* out: descriptors bwrap must inherit */
 	struct strv masked;	/* out: protected names left as links */
 	struct expect expect;	/* out: the sandbox as planned */
 	struct landlock landlock;	/* out: the Landlock backend's */
 	enum backend backend;	/* out: the one that runs */
 	char *fallback;		/* out: why auto fell back to Landlock */
+	int trial;		/* out: auto, bwrap on trial (run.h) */
 };
 
 /* bwrap reads its --seccomp descriptor after every mount is made and
@@ -33,12 +35,19 @@ struct seccomp_feed {
 /* The argv and sandbox of the policy's backend for CMD with ARGS (argv
  * of the command without its name): bwrap, its options, binShell and the
  * command string, Landlock (binShell -c "exec ..." and the ruleset in
- * io->landlock), or for "auto" bwrap where it can set up, else Landlock
- * with the reason in io->fallback. Returns 0, or the exit status of the
- * plan's refusal with its reason, allocated, in *WHY. */
+ * io->landlock). For "auto" where io->can_try, bwrap on trial
+ * (io->trial); else bwrap where a run of bwrap on nothing sets up, or
+ * Landlock with the reason in io->fallback. Returns 0, or the exit status
+ * of the plan's refusal with its reason, allocated, in *WHY. */
 int sandbox_build(const struct policy *pol, const struct command *cmd,
     char *const *args, struct sandbox_io *io, struct strv *out,
     char **why);
+
+/* bwrap on trial could not set up, saying REASON (its first line): OUT
+ * becomes the Landlock backend's argv, as sandbox_build's. */
+int sandbox_fallback(const struct policy *pol, const struct command *cmd,
+    char *const *args, struct sandbox_io *io, struct strv *out,
+    const char *reason, char **why);
 
 /* The pipe for bwrap's --seccomp, with the full filter or the one that
  * allows AF_UNIX when allowUnixSockets is set, padded past one buffer

@@ -113,6 +113,17 @@ static void block_forwarded(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
+static int forwarded_pending(void)
+{
+	sigset_t set;
+
+	sigpending(&set);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
+		if (sigismember(&set, forwarded[i]) == 1)
+			return forwarded[i];
+	return 0;
+}
+
 /* A forwarded signal that came before the command was started: the run
  * ends there, with its end record, and sbexec dies of it as a killed
  * command's sbexec does. 0 when none is pending. */
@@ -120,17 +131,10 @@ static int stopped_before_start(const char *name)
 {
 	struct audit_end e = { .reason = "a signal came before the command "
 	    "started; the command was not run" };
-	sigset_t set;
 
-	sigpending(&set);
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(*forwarded); i++)
-		if (sigismember(&set, forwarded[i]) == 1) {
-			e.signal = forwarded[i];
-			e.exit_status = 128 + e.signal;
-			break;
-		}
-	if (e.signal == 0)
+	if ((e.signal = forwarded_pending()) == 0)
 		return 0;
+	e.exit_status = 128 + e.signal;
 	warnx("%s: signal %d before the command started; not run", name,
 	    e.signal);
 	audit_finish(&e);
@@ -149,19 +153,96 @@ static const char *const decision_name[] = {
 	[DECIDE_BYPASS] = "bypass",
 };
 
+/* One run of the command, as main prepared it. */
+struct job {
+	const struct policy *pol;	/* the command's own, or the policy */
+	const struct command *cmd;
+	const struct options *o;
+	enum decision d;
+	struct sandbox_io io;
+	struct strv argv;
+	char **envp;
+	struct sandbox_run run;
+};
+
+static char *fallback_line(const struct sandbox_io *io)
+{
+	return io->fallback ? xasprintf("sandbox: auto fell back to "
+	    "Landlock: %s", io->fallback) : NULL;
+}
+
+static void dry_run(const struct job *j)
+{
+	char *fallback = fallback_line(&j->io);
+
+	printf("backend: %s%s%s\n", j->d == DECIDE_BYPASS ? "none" :
+	    backend_name[j->io.backend], fallback ? "; " : "",
+	    fallback ? fallback : "");
+	print_env(j->envp);
+	for (size_t i = 0; i < j->io.masked.n; i++)
+		printf("masked: %s (a link: its target is read-only, "
+		    "the link replaceable)\n", j->io.masked.v[i]);
+	print_argv("argv", j->argv.v);
+	exit(0);
+}
+
+/* The start record, then supervise. On trial ("auto" where sbexec holds
+ * back what bwrap says) the record waits for bwrap to be set up, unless
+ * a signal is pending already. */
+static int run_job(struct job *j)
+{
+	struct run_start b = { j->pol, j->cmd, j->o->cmd_argv, {
+	    j->io.cwd, j->io.masked.v, j->d == DECIDE_BYPASS ? "none" :
+	    backend_name[j->io.backend], fallback_line(&j->io),
+	    j->pol->overrides.v } };
+	struct sandbox_run *run = &j->run;
+	int status;
+
+	*run = (struct sandbox_run){ .feed = { -1, -1, NULL, 0 } };
+	if (!j->io.trial || forwarded_pending() != 0) {
+		if (audit_start(b.pol, b.cmd, b.argv, &b.rec) < 0)
+			exit(EXIT_SBEXEC);
+		if ((status = stopped_before_start(j->cmd->name)) != 0)
+			exit_like(status);
+	} else {
+		run->begin = &b;
+	}
+	if (j->d == DECIDE_SANDBOX && j->io.backend == BACKEND_LANDLOCK) {
+		run->landlock = &j->io.landlock;
+	} else if (j->d == DECIDE_SANDBOX) {
+		run->keep = &j->io.keep;
+		run->net = j->pol->net;
+		run->expect = &j->io.expect;
+		sandbox_seccomp(j->pol, &run->feed);
+	}
+	return supervise(j->pol, j->cmd, j->argv.v, j->envp,
+	    j->d == DECIDE_SANDBOX ? run : NULL);
+}
+
+/* DESIGN 9: bwrap could not set up, and nothing ran: Landlock runs. */
+static int fall_back(struct job *j)
+{
+	char *why;
+	int status = sandbox_fallback(j->pol, j->cmd, j->o->args, &j->io,
+	    &j->argv, j->run.fallback, &why);
+
+	if (status != 0) {
+		warnx("%s", why);
+		if (audit_error(j->cmd->name, why) < 0)
+			exit(EXIT_SBEXEC);
+		return status;
+	}
+	return run_job(j);
+}
+
 int main(int argc, char **argv)
 {
 	/* Static: what main builds lives until exit, which frees it. */
 	static struct policy pol;
-	static struct strv run_argv;
-	static char **envp, *refused, *fallback;
-	static struct sandbox_run run;
-	const struct policy *eff;	/* the command's own, or pol */
-	const char *backend;
+	static struct job j = { .io = { .status_fd = -1, .seccomp_fd = -1 } };
+	static char *refused;
 	struct options o;
 	const struct command *cmd;
-	enum decision d;
-	struct sandbox_io io = { .status_fd = -1, .seccomp_fd = -1 };
 	const char *why = NULL;
 	int status;
 
@@ -176,10 +257,11 @@ int main(int argc, char **argv)
 		exit(link_commands(&pol, o.link_dir));
 	if (o.mode == MODE_RUN && audit_open(&pol) < 0)
 		exit(EXIT_SBEXEC);
-	d = policy_decide(&pol, o.name, &cmd);
+	j.o = &o;
+	j.d = policy_decide(&pol, o.name, &cmd);
 	if (o.mode == MODE_DRY_RUN)
-		printf("decision: %s\n", decision_name[d]);
-	if (d == DECIDE_DENY) {
+		printf("decision: %s\n", decision_name[j.d]);
+	if (j.d == DECIDE_DENY) {
 		warnx("%s: not a command of the policy %s; denied", o.name,
 		    pol.file);
 		if (o.mode == MODE_RUN &&
@@ -193,56 +275,32 @@ int main(int argc, char **argv)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
-	eff = policy_of(&pol, cmd);
-	io.cwd = working_dir();
-	io.status_fd = STATUS_FD;
-	io.seccomp_fd = SECCOMP_FD;
-	if (d == DECIDE_BYPASS) {
-		strv_push(&run_argv, cmd->path);
-		strv_pushn(&run_argv, (const char *const *)o.args, o.nargs);
-	} else if ((status = sandbox_build(eff, cmd, o.args, &io, &run_argv,
-	    &refused)) != 0) {
+	j.cmd = cmd;
+	j.pol = policy_of(&pol, cmd);
+	j.io.cwd = working_dir();
+	j.io.status_fd = STATUS_FD;
+	j.io.seccomp_fd = SECCOMP_FD;
+	j.io.can_try = o.mode == MODE_RUN && supervise_holds_stderr(j.pol);
+	if (j.d == DECIDE_BYPASS) {
+		strv_push(&j.argv, cmd->path);
+		strv_pushn(&j.argv, (const char *const *)o.args, o.nargs);
+	} else if ((status = sandbox_build(j.pol, cmd, o.args, &j.io,
+	    &j.argv, &refused)) != 0) {
 		warnx("%s", refused);
 		if (o.mode == MODE_RUN && audit_error(cmd->name, refused) < 0)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
-	envp = env_build(environ, eff->env_allow, eff->inherit_host_env);
-	if (envp == NULL)
+	j.envp = env_build(environ, j.pol->env_allow, j.pol->inherit_host_env);
+	if (j.envp == NULL)
 		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
 		    "sbexec's bound; name fewer variables", cmd->name);
-	if (d == DECIDE_SANDBOX && eff->net != NULL)
-		envp = env_proxy(envp, "http://127.0.0.1:" PROXY_PORT_STR);
-	if (d == DECIDE_SANDBOX)
-		fallback = io.fallback ? xasprintf("sandbox: auto fell back to "
-		    "Landlock: %s", io.fallback) : NULL;
-	backend = d == DECIDE_BYPASS ? "none" : backend_name[io.backend];
-	if (o.mode == MODE_DRY_RUN) {
-		printf("backend: %s%s%s\n", backend, fallback ? "; " : "",
-		    fallback ? fallback : "");
-		print_env(envp);
-		for (size_t i = 0; i < io.masked.n; i++)
-			printf("masked: %s (a link: its target is read-only, "
-			    "the link replaceable)\n", io.masked.v[i]);
-		print_argv("argv", run_argv.v);
-		exit(0);
-	}
+	if (j.d == DECIDE_SANDBOX && j.pol->net != NULL)
+		j.envp = env_proxy(j.envp, "http://127.0.0.1:" PROXY_PORT_STR);
+	if (o.mode == MODE_DRY_RUN)
+		dry_run(&j);
 	block_forwarded();
-	if (audit_start(eff, cmd, o.cmd_argv, &(struct audit_run){ io.cwd,
-	    io.masked.v, backend, fallback, eff->overrides.v }) < 0)
-		exit(EXIT_SBEXEC);
-	if ((status = stopped_before_start(cmd->name)) != 0)
-		exit_like(status);
-	if (d == DECIDE_SANDBOX && io.backend == BACKEND_LANDLOCK) {
-		run.landlock = &io.landlock;
-		run.feed = (struct seccomp_feed){ -1, -1, NULL, 0 };
-	} else if (d == DECIDE_SANDBOX) {
-		run.keep = &io.keep;
-		run.net = eff->net;
-		run.expect = &io.expect;
-		sandbox_seccomp(eff, &run.feed);
-	}
-	status = supervise(eff, cmd, run_argv.v, envp,
-	    d == DECIDE_SANDBOX ? &run : NULL);
+	if ((status = run_job(&j)) == RUN_FALLBACK)
+		status = fall_back(&j);
 	exit_like(audit_end_lost() ? EXIT_SBEXEC : status);
 }

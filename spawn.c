@@ -233,6 +233,13 @@ static void output_pipes(struct sup *s, int fds[3])
 	}
 }
 
+/* As output_pipes decides: stderr is sbexec's own descriptor only
+ * without a cap, and when it is not a terminal (a pty's otherwise). */
+int supervise_holds_stderr(const struct policy *pol)
+{
+	return pol->limits.max_output_bytes > 0 || isatty(2);
+}
+
 /* The child's ends, closed once each: the slave may stand at 0, 1, 2. */
 static void close_child_ends(const int *fds, int n)
 {

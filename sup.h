@@ -27,6 +27,8 @@ struct sup {
 	int released;		/* the command was let start (bwrap has the
 				 * whole filter, or the guard saw the exec) */
 	int audit_lost;		/* a net record could not be written */
+	int holding;		/* auto: bwrap's output held back (trial.c) */
+	int fall;		/* auto: bwrap could not set up; fall back */
 	int pending;		/* a signal for a command not yet known */
 	const char *limit;	/* the stream past its cap, or NULL */
 	long long start, deadline, kill_at;
@@ -45,6 +47,16 @@ struct sup {
 /* Fork the child (bwrap, the Landlock guard or the bypassed binary)
  * with its pty or output pipes and status descriptor, as spawn.c says. */
 void spawn(struct sup *s, char *const *argv, char *const *envp);
+
+/* trial.c, "auto": bwrap on trial until it is set up. */
+void trial_init(struct sup *s);
+/* 0, or -1 when the start record could not be written (said). */
+int trial_begin(struct sup *s);
+/* bwrap is gone: decide between falling back and ending as a run. */
+void trial_settle(struct sup *s);
+/* The end of a trial that falls back: bwrap's first line, its output
+ * dropped; or the start record of one that ends as a run. */
+void trial_end(struct sup *s);
 
 /* sbexec's exit status for the run, saying why on stderr when the
  * sandbox was refused or could not be set up; then its end record. */

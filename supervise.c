@@ -227,6 +227,8 @@ static int closed(const struct sup *s)
  * waited for. */
 static int done(const struct sup *s)
 {
+	if (s->fall)
+		return 1;
 	return s->reaped && s->status_fd < 0 &&
 	    (closed(s) || s->kill_at < 0 || s->timed_out || s->limit);
 }
@@ -245,11 +247,12 @@ static int next_timeout(const struct sup *s)
 }
 
 /* Returns the index of the entry added, or -1. */
-static int watch(struct pollfd *p, size_t *n, const struct stream *st)
+static int watch(const struct sup *s, struct pollfd *p, size_t *n,
+    const struct stream *st)
 {
 	int dst = stream_waits_dst(st);
 
-	if (st->src < 0)
+	if (st->src < 0 || s->holding)
 		return -1;
 	p[*n].fd = dst ? st->dst : st->src;
 	p[*n].events = dst ? POLLOUT : POLLIN;
@@ -279,9 +282,6 @@ static void feed_close(struct sup *s)
 	}
 }
 
-/* bwrap has read the first buffer of the filter: every mount is made
- * and the command has not started. Check the sandbox, then let bwrap
- * read the rest; or stop it. */
 /* DESIGN 11: the command's one way out, a socket on its own loopback
  * that sbexec's proxy serves, made before the command may start. */
 static void start_proxy(struct sup *s, char **why)
@@ -297,6 +297,9 @@ static void start_proxy(struct sup *s, char **why)
 		s->proxy = proxy_start(s->run->net, fd, s->cmd->name);
 }
 
+/* bwrap has read the first buffer of the filter: every mount is made
+ * and the command has not started. Check the sandbox, then let bwrap
+ * read the rest; or stop it. */
 static void on_feed(struct sup *s, short revents)
 {
 	struct seccomp_feed *f = &s->run->feed;
@@ -305,6 +308,13 @@ static void on_feed(struct sup *s, short revents)
 	if (revents == 0)
 		return;
 	if (!(revents & POLLOUT)) {
+		feed_close(s);
+		return;
+	}
+	/* Past its time already (a slow set-up): the command never starts. */
+	if (trial_begin(s) < 0 || s->timed_out) {
+		kill_all(s);
+		s->kill_at = -1;
 		feed_close(s);
 		return;
 	}
@@ -391,10 +401,10 @@ static void loop(struct sup *s)
 		if (st >= 0)
 			p[n++] = (struct pollfd){ .fd = s->status_fd,
 			    .events = POLLIN };
-		out = watch(p, &n, &s->out);
-		err = watch(p, &n, &s->err);
-		term = watch(p, &n, &s->term);
-		in = pty_watch(&s->pty, p + n) ? (int)n++ : -1;
+		out = watch(s, p, &n, &s->out);
+		err = watch(s, p, &n, &s->err);
+		term = watch(s, p, &n, &s->term);
+		in = !s->holding && pty_watch(&s->pty, p + n) ? (int)n++ : -1;
 		feed = s->run == NULL || s->run->feed.wr < 0 ? -1 : (int)n;
 		if (feed >= 0)
 			p[n++] = (struct pollfd){ .fd = s->run->feed.wr,
@@ -425,6 +435,7 @@ static void loop(struct sup *s)
 			say_flush();
 		deliver_pending(s);
 		on_timers(s);
+		trial_settle(s);
 	}
 }
 
@@ -452,10 +463,12 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	 * inherits it, and with it the command's CPU time and memory. */
 	if (s.sandboxed)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	trial_init(&s);
 	spawn(&s, argv, envp);
 	say_begin(&s.err);
 	loop(&s);
 	say_end();
+	trial_end(&s);
 	pty_close(&s.pty);	/* the caller's modes, before any last words */
 	feed_close(&s);
 	if (s.proxy != NULL)	/* each open connection's record */
@@ -466,6 +479,9 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	stream_free(&s.err);
 	stream_free(&s.term);
 	reap_rest(&s);
+	close(s.sigfd);
+	if (s.fall)
+		return RUN_FALLBACK;
 	status = outcome_status(&s);
 	outcome_record(&s, status);
 	return status;
