@@ -378,10 +378,10 @@ static char *too_old(int abi)
 }
 
 int landlock_plan(const struct policy *pol, const char *cwd,
-    struct landlock *l)
+    struct plan *made, struct landlock *l)
 {
-	struct plan p;
-	struct ctx c = { .l = l, .p = &p };
+	struct plan own, *p = made != NULL ? made : &own;
+	struct ctx c = { .l = l, .p = p };
 	int status;
 
 	*l = (struct landlock){ .abi = landlock_abi(), .ruleset = -1 };
@@ -389,22 +389,23 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 		l->why = too_old(l->abi);
 		return EXIT_SBEXEC;
 	}
-	if ((status = mounts_plan(pol, cwd, &p)) != 0) {
-		l->why = xstrdup(p.why);
-		mounts_free(&p);
+	if (made == NULL && (status = mounts_plan(pol, cwd, p)) != 0) {
+		l->why = xstrdup(p->why);
+		mounts_free(p);
 		return status;
 	}
 	c.known = fs_known(l->abi);
 	l->filter = FILTER_LANDLOCK | (pol->network_host ? FILTER_INET : 0) |
 	    (pol->allow_unix_sockets ? FILTER_UNIX : 0) |
 	    (l->abi < 6 ? FILTER_NOSIGNAL : 0);
-	strv_pushn(&l->masked, (const char *const *)p.masked.v, p.masked.n);
+	strv_pushn(&l->masked, (const char *const *)p->masked.v, p->masked.n);
 	status = create_ruleset(pol, l) < 0 || grant_reads(&c) < 0 ||
 	    grant_writes(&c) < 0 ? EXIT_SBEXEC : 0;
 	release(&c);
 	if (status != 0 && l->why == NULL)
 		l->why = xasprintf("Landlock: %s", strerror(errno));
-	mounts_free(&p);
+	if (made == NULL)
+		mounts_free(p);
 	return status;
 }
 

@@ -5,6 +5,8 @@
 #include "policy.h"
 #include "util.h"
 
+struct plan;
+
 /* Below ABI 3 a file that is only readable can still be truncated. */
 #define LANDLOCK_ABI_MIN 3
 
@@ -20,11 +22,13 @@ struct landlock {
 int landlock_abi(void);
 
 /* In sbexec: the ruleset for POL run from CWD, built from the policy's
- * paths opened now. 0, or 125 (or 126 for a hidden CWD) with the
- * reason in l->why: too old a kernel, or a writable tree holding what
- * Landlock cannot carve out of it. */
+ * paths opened now, after MADE, the plan of mounts.c for them (one made
+ * for bwrap, whose trial failed), or one made here when NULL. 0, or 125
+ * (or 126 for a hidden CWD) with the reason in l->why: too old a
+ * kernel, or a writable tree holding what Landlock cannot carve out of
+ * it. */
 int landlock_plan(const struct policy *pol, const char *cwd,
-    struct landlock *l);
+    struct plan *made, struct landlock *l);
 
 /* In the command's process, before exec: its own /proc/PID, then
  * no_new_privs, landlock_restrict_self and the seccomp filter. -1 with

@@ -104,7 +104,12 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	push_fd(out, "--seccomp", io->seccomp_fd);
 	strv_push(out, "--");
 	push_command(pol, cmd, args, out);
-	mounts_free(&p);
+	if (io->trial) {
+		io->plan = xmalloc(sizeof(*io->plan));
+		*io->plan = p;
+	} else {
+		mounts_free(&p);
+	}
 	return 0;
 }
 
@@ -171,7 +176,13 @@ static int landlock_argv(const struct policy *pol,
 		    io->fallback ? ")" : "");
 		return EXIT_SBEXEC;
 	}
-	if ((status = landlock_plan(pol, io->cwd, &io->landlock)) != 0) {
+	status = landlock_plan(pol, io->cwd, io->plan, &io->landlock);
+	if (io->plan != NULL) {
+		mounts_free(io->plan);
+		free(io->plan);
+		io->plan = NULL;
+	}
+	if (status != 0) {
 		*why = xstrdup(io->landlock.why);
 		return status;
 	}

@@ -20,6 +20,8 @@ struct sandbox_io {
 	enum backend backend;	/* out: the one that runs */
 	char *fallback;		/* out: why auto fell back to Landlock */
 	int trial;		/* out: auto, bwrap on trial (run.h) */
+	struct plan *plan;	/* out: on trial, the mounts planned, for
+				 * the Landlock backend should it fail */
 };
 
 /* bwrap reads its --seccomp descriptor after every mount is made and
