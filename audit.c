@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "landlock.h"
 #include "json.h"
 #include "say.h"
 #include "sha256.h"
@@ -386,6 +387,14 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	json_str_max(&j, "policy", pol->file, SHARE_PATH);
 	json_str(&j, "policySha256", pol->sha256);
 	json_str(&j, "backend", r->backend);
+	if (r->landlock_abi > 0) {
+		json_int(&j, "landlockAbi", r->landlock_abi);
+		if (landlock_cost(r->landlock_abi) != NULL)
+			json_str(&j, "landlockCost",
+			    landlock_cost(r->landlock_abi));
+		else
+			json_null(&j, "landlockCost");
+	}
 	json_strv_max(&j, "masked", r->masked ? r->masked : none, SHARE_LIST,
 	    SHARE_PATH);
 	json_strv_max(&j, "overrides", r->overrides ? r->overrides : none,

@@ -35,6 +35,7 @@ struct audit_run {
 	const char *backend;	/* "bwrap", "landlock" or "none" (bypass) */
 	const char *fallback;	/* why "auto" fell back to Landlock, or NULL */
 	char *const *overrides;	/* the key paths the command's policy sets */
+	int landlock_abi;	/* under Landlock, the kernel's ABI; else 0 */
 };
 
 int audit_start(const struct policy *pol, const struct command *cmd,

@@ -107,12 +107,15 @@ static void print_backend(const struct policy *pol)
 	printf("sandbox: %s\n", what[pol->backend]);
 	if (pol->backend == BACKEND_BWRAP)
 		return;
-	if (abi >= LANDLOCK_ABI_MIN)
-		printf("  landlock   ABI %d here; hidden directories can be "
-		    "listed, not read; no PID namespace\n", abi);
-	else
-		printf("  landlock   ABI %d here: too old (needs %d); it will "
-		    "refuse to run\n", abi, LANDLOCK_ABI_MIN);
+	if (abi < LANDLOCK_ABI_MIN) {
+		printf("  landlock   none here (not built in, or not in the "
+		    "kernel's lsm= list); it will refuse to run\n");
+		return;
+	}
+	printf("  landlock   ABI %d here; hidden directories can be listed, "
+	    "not read; no PID namespace\n", abi);
+	if (landlock_cost(abi) != NULL)
+		printf("  landlock   costs here: %s\n", landlock_cost(abi));
 }
 
 /* Issue 18, what root reads: where CI containers and cloud hosts keep

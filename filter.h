@@ -8,7 +8,9 @@ enum {
 	FILTER_INET = 2,	/* AF_INET and AF_INET6 */
 	FILTER_LANDLOCK = 4,	/* no namespaces, as bwrap's --disable-userns */
 	FILTER_NOSIGNAL = 8,	/* no signal to any process (Landlock < 6) */
-	FILTER_VARIANTS = 16	/* those bwrap and Landlock use are built */
+	FILTER_NOTRUNC = 16,	/* no truncation but through a descriptor
+				 * open for writing (Landlock < 3) */
+	FILTER_VARIANTS = 32	/* those bwrap and Landlock use are built */
 };
 
 extern const unsigned char *const seccomp_filters[FILTER_VARIANTS];

@@ -366,15 +366,22 @@ static int create_ruleset(const struct policy *pol, struct landlock *l)
 	return l->ruleset < 0 ? -1 : 0;
 }
 
-static char *too_old(int abi)
+static char *too_old(void)
 {
-	if (abi == 0)
-		return xstrdup("the kernel has no Landlock (not built in, or "
-		    "not in its lsm= list); the Landlock backend cannot run "
-		    "here");
-	return xasprintf("the kernel's Landlock ABI is %d; the Landlock "
-	    "backend needs %d (below it a read-only file can be truncated)",
-	    abi, LANDLOCK_ABI_MIN);
+	return xstrdup("the kernel has no Landlock (not built in, or not in "
+	    "its lsm= list); the Landlock backend cannot run here");
+}
+
+const char *landlock_cost(int abi)
+{
+	if (abi == 1)
+		return "Landlock ABI 1: truncate(2) and open(O_TRUNC) without "
+		    "write access are refused (EPERM), and so are rename and "
+		    "link across directories (EXDEV)";
+	if (abi == 2)
+		return "Landlock ABI 2: truncate(2) and open(O_TRUNC) without "
+		    "write access are refused (EPERM)";
+	return NULL;
 }
 
 int landlock_plan(const struct policy *pol, const char *cwd,
@@ -386,7 +393,7 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 
 	*l = (struct landlock){ .abi = landlock_abi(), .ruleset = -1 };
 	if (l->abi < LANDLOCK_ABI_MIN) {
-		l->why = too_old(l->abi);
+		l->why = too_old();
 		return EXIT_SBEXEC;
 	}
 	if (made == NULL && (status = mounts_plan(pol, cwd, p)) != 0) {
@@ -397,7 +404,8 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 	c.known = fs_known(l->abi);
 	l->filter = FILTER_LANDLOCK | (pol->network_host ? FILTER_INET : 0) |
 	    (pol->allow_unix_sockets ? FILTER_UNIX : 0) |
-	    (l->abi < 6 ? FILTER_NOSIGNAL : 0);
+	    (l->abi < 6 ? FILTER_NOSIGNAL : 0) |
+	    (l->abi < 3 ? FILTER_NOTRUNC : 0);
 	strv_pushn(&l->masked, (const char *const *)p->masked.v, p->masked.n);
 	status = create_ruleset(pol, l) < 0 || grant_reads(&c) < 0 ||
 	    grant_writes(&c) < 0 ? EXIT_SBEXEC : 0;

@@ -7,8 +7,9 @@
 
 struct plan;
 
-/* Below ABI 3 a file that is only readable can still be truncated. */
-#define LANDLOCK_ABI_MIN 3
+/* Every ABI: what the older ones lack, the seccomp filter closes or
+ * landlock_cost() names. */
+#define LANDLOCK_ABI_MIN 1
 
 struct landlock {
 	int abi;		/* the running kernel's */
@@ -20,6 +21,11 @@ struct landlock {
 
 /* The kernel's Landlock ABI, 0 when Landlock is absent or disabled. */
 int landlock_abi(void);
+
+/* What ABI costs a command against the newest, in one line, or NULL:
+ * below 3, truncate(2) and open(O_TRUNC) without write access refused;
+ * at 1, rename and link across directories too (EXDEV). */
+const char *landlock_cost(int abi);
 
 /* In sbexec: the ruleset for POL run from CWD, built from the policy's
  * paths opened now, after MADE, the plan of mounts.c for them (one made

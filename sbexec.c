@@ -194,7 +194,8 @@ static int run_job(struct job *j)
 	struct run_start b = { j->pol, j->cmd, j->o->cmd_argv, {
 	    j->io.cwd, j->io.masked.v, j->d == DECIDE_BYPASS ? "none" :
 	    backend_name[j->io.backend], fallback_line(&j->io),
-	    j->pol->overrides.v } };
+	    j->pol->overrides.v, j->d == DECIDE_SANDBOX && j->io.backend ==
+	    BACKEND_LANDLOCK ? j->io.landlock.abi : 0 } };
 	struct sandbox_run *run = &j->run;
 	int status;
 

@@ -163,7 +163,7 @@ full_disk_keeps_the_end_record() {
 }
 
 @test "a command that fills the audit's disk does not lose its end record or cut a line (landlock)" {
-	[ "$(landlock_abi)" -ge 3 ] || skip "Landlock ABI below 3"
+	[ "$(landlock_abi)" -ge 1 ] || skip "the kernel has no Landlock"
 	full_disk_keeps_the_end_record ', "sandbox": "landlock"'
 }
 
@@ -219,7 +219,7 @@ rotated() {
 }
 
 @test "rotated copies of the audit file are hidden, the rest of its directory is not (landlock)" {
-	[ "$(landlock_abi)" -ge 3 ] || skip "Landlock ABI below 3"
+	[ "$(landlock_abi)" -ge 1 ] || skip "the kernel has no Landlock"
 	rotated landlock
 }
 
@@ -247,7 +247,7 @@ own_dir() {
 }
 
 @test "a directory of the audit's own is hidden whole, copies rotated in during the run too (landlock)" {
-	[ "$(landlock_abi)" -ge 3 ] || skip "Landlock ABI below 3"
+	[ "$(landlock_abi)" -ge 1 ] || skip "the kernel has no Landlock"
 	own_dir landlock
 }
 

@@ -101,7 +101,7 @@ late_mount_write() {
 }
 
 @test "landlock: a host mount made during the run is not writable either" {
-	[ "$(landlock_abi)" -ge 3 ] || skip "the kernel's Landlock ABI is $(landlock_abi)"
+	[ "$(landlock_abi)" -ge 1 ] || skip "the kernel has no Landlock"
 	shared_dir "$T/shared"
 	policy ', "sandbox": "landlock"'
 	run late_mount_write sbx

@@ -380,8 +380,8 @@ needs() {
 		skip "runs as root (the tests run as $(id -un))"
 	case $mode in
 	landlock|container)
-		[ "$(landlock_abi)" -ge 3 ] ||
-			skip "the kernel's Landlock ABI is $(landlock_abi) (needs 3)" ;;
+		[ "$(landlock_abi)" -ge 1 ] ||
+			skip "the kernel has no Landlock" ;;
 	esac
 }
 

@@ -24,8 +24,8 @@ common_setup() {
 	AUDIT="$T/audit.jsonl"
 	mkdir -p "$W" "$BIN"
 	if [ "${SBEXEC_BACKEND:-}" = landlock ]; then
-		[ "$(landlock_abi)" -ge 3 ] ||
-			skip "the kernel's Landlock ABI is $(landlock_abi); the backend needs 3"
+		[ "$(landlock_abi)" -ge 1 ] ||
+			skip "the kernel has no Landlock"
 		container_bin
 	else
 		ln -s "$SBEXEC" "$BIN/ffprobe"

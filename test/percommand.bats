@@ -141,7 +141,7 @@ FFW='"ffmpeg": {"path": "/usr/bin/ffmpeg", "filesystem": {"allowWrite": ["."]}}'
 }
 
 @test "sandbox for one command: ffprobe under Landlock, ffmpeg under bwrap" {
-	[ "$(landlock_abi)" -ge 3 ] || skip "no Landlock ABI 3 here"
+	[ "$(landlock_abi)" -ge 1 ] || skip "the kernel has no Landlock"
 	commands_policy "\"ffprobe\": {\"path\": \"/usr/bin/ffprobe\", \"sandbox\": \"landlock\"},
 	    \"ffmpeg\": \"/usr/bin/ffmpeg\""
 	run "$BIN/ffprobe" -v error sample.mp4
@@ -157,7 +157,7 @@ FFW='"ffmpeg": {"path": "/usr/bin/ffmpeg", "filesystem": {"allowWrite": ["."]}}'
 # The example policy, in a git checkout: ffprobe writes nothing, ffmpeg
 # writes ./out; both run, under Landlock too (in the simulated container).
 @test "the example policy in a git checkout: ffprobe writes nothing, ffmpeg writes ./out, on both backends" {
-	[ "$(landlock_abi)" -ge 3 ] || skip "no Landlock ABI 3 here"
+	[ "$(landlock_abi)" -ge 1 ] || skip "the kernel has no Landlock"
 	mkdir -p "$T/etc" .git out
 	sed "s|\"audit\": \"stderr\"|\"audit\": \"$AUDIT\"|" \
 		"$TOP/policy.example.json" >"$T/etc/policy.json"

@@ -483,6 +483,51 @@ static long p_rewrite(void)
 	return n < 0 ? -1 : 0;
 }
 
+/* ARG emptied by path: truncate(2). */
+static long p_truncate(void)
+{
+	return truncate(arg, 0);
+}
+
+/* ARG emptied by an open that asks for no write access: O_TRUNC with
+ * O_RDONLY, or with the access mode 3 (neither read nor write). */
+static long trunc_open(int mode)
+{
+	int fd = open(arg, mode | O_TRUNC);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+static long p_trunc_rdonly(void)
+{
+	return trunc_open(O_RDONLY);
+}
+
+static long p_trunc_mode3(void)
+{
+	return trunc_open(3);
+}
+
+/* ARG opened for writing, then emptied through its descriptor. */
+static long p_ftruncate(void)
+{
+	int fd = open(arg, O_WRONLY);
+
+	if (fd < 0 || ftruncate(fd, 0) < 0)
+		return -1;
+	return close(fd);
+}
+
+/* ARG/a/f renamed to ARG/b/f: across directories (Landlock's REFER). */
+static long p_rename_across(void)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+
+	snprintf(from, sizeof(from), "%s/a/f", arg);
+	snprintf(to, sizeof(to), "%s/b/f", arg);
+	return rename(from, to);
+}
+
 /* ARG opened for reading, nothing read (a block device, a terminal). */
 static long p_open(void)
 {
@@ -701,6 +746,11 @@ static const struct probe {
 	{ "tcp", p_tcp },
 	{ "rewrite", p_rewrite },
 	{ "open", p_open },
+	{ "truncate", p_truncate },
+	{ "trunc_rdonly", p_trunc_rdonly },
+	{ "trunc_mode3", p_trunc_mode3 },
+	{ "ftruncate", p_ftruncate },
+	{ "rename_across", p_rename_across },
 	{ "sethostname", p_sethostname },
 	{ "reboot", p_reboot },
 	{ "chown", p_chown },

@@ -79,7 +79,7 @@ untouched() {
 }
 
 @test "landlock: a writable tree holding any protected name is refused (125), naming it" {
-	[ "$(landlock_abi)" -ge 3 ] || skip "the kernel's Landlock ABI is $(landlock_abi)"
+	[ "$(landlock_abi)" -ge 1 ] || skip "the kernel has no Landlock"
 	local n
 	for n in $FILES $DIRS; do
 		rm -rf "${W:?}"/.[!.]* "$W"/*

@@ -8,14 +8,16 @@
  * under bwrap, whose network namespace has loopback only; under Landlock
  * only for network "host"), the Landlock rules (no namespaces, no inode
  * metadata, no host IPC, no other process by PID: under Landlock nothing
- * else stops them), and no signals at all (Landlock below ABI 6, which
- * cannot scope them). Every rule answers EPERM (openat2 ENOSYS, so that libc
+ * else stops them), no signals at all (Landlock below ABI 6, which
+ * cannot scope them), and no truncation of a file not open for writing
+ * (Landlock below ABI 3, which cannot refuse it). Every rule answers EPERM (openat2 ENOSYS, so that libc
  * falls back to openat); a syscall of any ABI but the native one kills
  * the process.
  *
  * The threat is native code in the sandbox (DESIGN 3), so the rules are
  * about what code can do, not what ffmpeg's options can ask for. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -130,6 +132,18 @@ static const struct { const char *name; int which, own, pid; } by_pid[] = {
 	{ "get_robust_list", -1, 0, 0 },
 	{ "setpriority", 0, 0, 1 }, { "getpriority", 0, 0, 1 },	/* PRIO_PROCESS */
 	{ "ioprio_set", 0, 1, 1 }, { "ioprio_get", 0, 1, 1 },	/* IOPRIO_WHO_PROCESS */
+};
+
+/* Below Landlock ABI 3 (no LANDLOCK_ACCESS_FS_TRUNCATE) Landlock checks
+ * an open by the access it asks for, and truncate(2) not at all: a file
+ * the command may only read, but that DAC lets it write (root, or the
+ * user's own), is emptied by truncate(2) or by open(O_TRUNC) with the
+ * access mode O_RDONLY, or 3 (neither read nor write). Both go; an
+ * O_TRUNC open for writing needs the write right Landlock does check,
+ * and ftruncate(2) a descriptor open for writing. openat2 is ENOSYS in
+ * every variant (deny_modes). Each open call and its flags argument. */
+static const struct { const char *name; unsigned arg; } trunc_opens[] = {
+	{ "open", 1 }, { "openat", 2 },
 };
 
 /* Syscalls newer than Debian 12's libseccomp: numbers from 424 on are
@@ -257,13 +271,30 @@ static void deny_host_reach(scmp_filter_ctx ctx)
 	}
 }
 
+static void deny_truncation(scmp_filter_ctx ctx)
+{
+	static const scmp_datum_t modes_[] = { O_RDONLY, 3 };
+	struct scmp_arg_cmp c;
+
+	deny(ctx, "truncate", 0, NULL);
+	for (size_t i = 0; i < sizeof(trunc_opens) / sizeof(*trunc_opens); i++)
+		for (size_t m = 0; m < 2; m++) {
+			c = (struct scmp_arg_cmp){ trunc_opens[i].arg,
+			    SCMP_CMP_MASKED_EQ, O_ACCMODE | O_TRUNC,
+			    O_TRUNC | modes_[m] };
+			deny(ctx, trunc_opens[i].name, 1, &c);
+		}
+}
+
 /* The combinations a backend uses: bwrap always allows AF_INET and
  * never needs the Landlock-only rules. */
 static int used(int flags)
 {
 	if (!(flags & FILTER_LANDLOCK))
-		return (flags & FILTER_INET) && !(flags & FILTER_NOSIGNAL);
-	return 1;
+		return (flags & FILTER_INET) &&
+		    !(flags & (FILTER_NOSIGNAL | FILTER_NOTRUNC));
+	/* Below ABI 3 is below ABI 6. */
+	return !(flags & FILTER_NOTRUNC) || (flags & FILTER_NOSIGNAL);
 }
 
 static scmp_filter_ctx build(int flags)
@@ -297,6 +328,8 @@ static scmp_filter_ctx build(int flags)
 		deny_namespaces(ctx);
 		deny_host_reach(ctx);
 	}
+	if (flags & FILTER_NOTRUNC)
+		deny_truncation(ctx);
 	return ctx;
 }
 
