@@ -320,9 +320,9 @@ static int emit(struct json *j, enum record kind)
 
 /* The settings that weaken the boundary, each named in the record. */
 static void loud(struct json *j, const struct policy *pol,
-    const struct command *cmd, const char *fallback)
+    const struct command *cmd, const struct audit_run *r)
 {
-	const char *why[6];
+	const char *why[8], *fallback = r->fallback;
 	size_t n = 0;
 
 	if (cmd->bypass)
@@ -338,6 +338,8 @@ static void loud(struct json *j, const struct policy *pol,
 		why[n++] = "allowUnixSockets: Unix sockets may be opened";
 	if (fallback != NULL && !cmd->bypass)
 		why[n++] = fallback;
+	if (r->no_cgroup != NULL)
+		why[n++] = r->no_cgroup;
 	why[n] = NULL;
 	json_bool(j, "loud", n > 0);
 	json_strv_max(j, "reasons", (char *const *)why, SHARE_REASON,
@@ -399,7 +401,8 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	    SHARE_PATH);
 	json_strv_max(&j, "overrides", r->overrides ? r->overrides : none,
 	    SHARE_LIST, SHARE_NAME);
-	loud(&j, pol, cmd, r->fallback);
+	json_str_max(&j, "cgroup", r->cgroup, SHARE_PATH);
+	loud(&j, pol, cmd, r);
 	json_int(&j, "argvCount", (long long)count);
 	json_int(&j, "argvBytes", (long long)bytes);
 	json_str(&j, "argvSha256", sha);
@@ -457,6 +460,30 @@ int audit_net(const struct audit_net *n)
 	return emit(&j, NET);
 }
 
+static void int_or_null(struct json *j, const char *k, long long v)
+{
+	if (v >= 0)
+		json_int(j, k, v);
+	else
+		json_null(j, k);
+}
+
+/* The run's cgroup: null everywhere when it had none. */
+static void run_fields(struct json *j, const struct audit_end *e)
+{
+	int_or_null(j, "runPeakBytes", e->cgroup ? e->run_peak_bytes : -1);
+	int_or_null(j, "runCpuMs", e->cgroup ? e->run_cpu_ms : -1);
+	int_or_null(j, "runTasksPeak", e->cgroup ? e->run_tasks_peak : -1);
+	int_or_null(j, "tasksRefused", e->cgroup ? e->tasks_refused : -1);
+	if (e->cgroup) {
+		json_bool(j, "oom", e->oom);
+		json_bool(j, "cpuExceeded", e->cpu_exceeded);
+	} else {
+		json_null(j, "oom");
+		json_null(j, "cpuExceeded");
+	}
+}
+
 int audit_finish(const struct audit_end *e)
 {
 	struct json j;
@@ -477,6 +504,7 @@ int audit_finish(const struct audit_end *e)
 	json_int(&j, "cpuMs", e->cpu_ms);
 	json_int(&j, "netRefused", e->net_refused);
 	json_int(&j, "linesDropped", e->lines_dropped);
+	run_fields(&j, e);
 	json_str_max(&j, "reason", e->reason, SHARE_REASON);
 	return emit(&j, END);
 }

@@ -22,6 +22,9 @@ struct audit_end {
 	const char *reason;	/* why the command did not run, or NULL */
 	long long net_refused;	/* the proxy's refused or failed requests */
 	long long lines_dropped;	/* sbexec's lines with no room (say.c) */
+	/* The run's cgroup, when it had one: -1 for what is not known. */
+	int cgroup, oom, cpu_exceeded;
+	long long run_peak_bytes, run_cpu_ms, run_tasks_peak, tasks_refused;
 };
 
 /* Open the policy's sink and draw the invocation id; -1 when it cannot
@@ -36,6 +39,8 @@ struct audit_run {
 	const char *fallback;	/* why "auto" fell back to Landlock, or NULL */
 	char *const *overrides;	/* the key paths the command's policy sets */
 	int landlock_abi;	/* under Landlock, the kernel's ABI; else 0 */
+	const char *cgroup;	/* the run's cgroup, or NULL */
+	const char *no_cgroup;	/* run-wide limits without one: why, loud */
 };
 
 int audit_start(const struct policy *pol, const struct command *cmd,

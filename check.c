@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "check.h"
 #include "netpolicy.h"
 #include "landlock.h"
@@ -338,6 +339,27 @@ static void print_warning(const char *line, void *count)
 	++*(int *)count;
 }
 
+/* Where a run's cgroup goes from here, with its controllers; or why
+ * there is none, and what that does to the run-wide limits. */
+static void print_cgroup(const struct limits *l)
+{
+	struct cgroup cg;
+	char *ctl;
+	int run_wide = l->run_memory_bytes || l->run_tasks ||
+	    l->run_cpu_seconds;
+
+	if (cgroup_where(&cg, &ctl) == 0) {
+		printf("  %-16s v%d, each run's under %s (controllers: %s)\n",
+		    "cgroup", cg.version, cg.base, *ctl ? ctl : "none");
+		free(ctl);
+		return;
+	}
+	printf("  %-16s none here (%s): %s\n", "cgroup", cg.why, !run_wide ?
+	    "runs go on; the teardown walks /proc" : l->cgroup_optional ?
+	    "the run-wide limits are not enforced, loudly" :
+	    "runs are refused (limits.cgroup: \"optional\" lets them run)");
+}
+
 /* What the command may touch and use: the top level's, or a command's
  * own (DESIGN 10). */
 static void print_body(const struct policy *pol)
@@ -373,6 +395,10 @@ static void print_body(const struct policy *pol)
 	print_limit("fileSizeBytes", l->file_size_bytes);
 	print_limit("openFiles", l->open_files);
 	print_limit("processes", l->processes);
+	print_limit("runMemoryBytes", l->run_memory_bytes);
+	print_limit("runTasks", l->run_tasks);
+	print_limit("runCpuSeconds", l->run_cpu_seconds);
+	print_cgroup(l);
 }
 
 struct prefixed {

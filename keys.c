@@ -252,6 +252,19 @@ static int key_sandbox(struct ctx *c, const cJSON *v)
 #define DAY_MS 86400000LL
 #define JSON_INT_MAX 9007199254740992LL		/* 2^53: exact in a double */
 
+/* "required" (the default): a run-wide limit with no cgroup to hold it
+ * is refused; "optional": the run goes on under the per-process ones. */
+static int key_cgroup(struct ctx *c, const cJSON *v)
+{
+	if (strcmp(v->valuestring, "required") == 0)
+		c->pol->limits.cgroup_optional = 0;
+	else if (strcmp(v->valuestring, "optional") == 0)
+		c->pol->limits.cgroup_optional = 1;
+	else
+		return bad(c, "must be \"required\" or \"optional\"");
+	return 0;
+}
+
 static int key_limits(struct ctx *c, const cJSON *v)
 {
 	static const struct key keys[] = {
@@ -264,6 +277,10 @@ static int key_limits(struct ctx *c, const cJSON *v)
 		LIMIT("openFiles", open_files, 0, 1 << 20),
 		LIMIT("processes", processes, 0, 1 << 22),
 		LIMIT("tmpBytes", tmp_bytes, 1, JSON_INT_MAX),
+		LIMIT("runMemoryBytes", run_memory_bytes, 0, JSON_INT_MAX),
+		LIMIT("runTasks", run_tasks, 0, 1 << 22),
+		LIMIT("runCpuSeconds", run_cpu_seconds, 0, DAY_MS / 1000),
+		{ "cgroup", cJSON_String, key_cgroup, 0, 0, 0 },
 	};
 
 	return check_object(c, v, keys, NELEM(keys));

@@ -76,7 +76,7 @@ int outcome_status(const struct sup *s)
 		    "writable directory: try again", s->cmd->name, s->refused);
 		return EXIT_SBEXEC;
 	}
-	if (s->limit != NULL || s->audit_lost)
+	if (s->limit != NULL || s->audit_lost || s->cpu_exceeded)
 		return EXIT_SBEXEC;
 	if (s->timed_out)
 		return EXIT_TIMEOUT;
@@ -102,6 +102,30 @@ static long long max_ll(long long a, long long b)
 	return a > b ? a : b;
 }
 
+/* What the run's cgroup saw: a limit reached is said in one line. */
+static void run_usage(const struct sup *s, struct audit_end *e)
+{
+	struct cg_usage u;
+
+	if (s->cg == NULL)
+		return;
+	cgroup_usage(s->cg, &u);
+	e->cgroup = 1;
+	e->run_peak_bytes = u.peak_bytes;
+	e->run_cpu_ms = u.cpu_ms;
+	e->run_tasks_peak = u.tasks_peak;
+	e->oom = u.oom_kills > 0;
+	e->tasks_refused = u.tasks_refused;
+	e->cpu_exceeded = s->cpu_exceeded;
+	if (e->oom)
+		warnx("%s: the run reached runMemoryBytes %lld: the kernel "
+		    "killed %lld of its processes", s->cmd->name,
+		    s->pol->limits.run_memory_bytes, u.oom_kills);
+	if (u.tasks_refused > 0)
+		warnx("%s: the run reached runTasks %lld: %lld forks refused",
+		    s->cmd->name, s->pol->limits.run_tasks, u.tasks_refused);
+}
+
 void outcome_record(const struct sup *s, int status)
 {
 	struct audit_end e = {
@@ -119,6 +143,8 @@ void outcome_record(const struct sup *s, int status)
 		.net_refused = s->net_refused,
 		.lines_dropped = say_dropped(),
 	};
+
+	run_usage(s, &e);
 
 	if (audit_finish(&e) < 0)
 		warnx("%s: the end record was not written", s->cmd->name);

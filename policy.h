@@ -42,6 +42,9 @@ struct limits {
 	long long cpu_seconds, memory_bytes, file_size_bytes;
 	long long open_files, processes;
 	long long tmp_bytes;		/* privateTmp's tmpfs */
+	/* The whole run's, in its cgroup (cgroup.c); 0: none. */
+	long long run_memory_bytes, run_tasks, run_cpu_seconds;
+	int cgroup_optional;	/* no cgroup: per-process limits only */
 };
 
 struct policy {

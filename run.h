@@ -3,6 +3,7 @@
 #define SBEXEC_RUN_H
 
 #include "audit.h"
+#include "cgroup.h"
 #include "landlock.h"
 #include "policy.h"
 #include "sandbox.h"
@@ -44,9 +45,11 @@ struct run_start {
 
 /* Fork, exec ARGV with ENVP under the policy's limits, copy its output,
  * forward signals, write the end record; returns sbexec's exit status,
- * or RUN_FALLBACK. RUN is NULL for a bypassed command. */
+ * or RUN_FALLBACK. RUN is NULL for a bypassed command; CG, the run's
+ * cgroup, NULL or of version 0 when there is none. */
 int supervise(const struct policy *pol, const struct command *cmd,
-    char *const *argv, char *const *envp, struct sandbox_run *run);
+    char *const *argv, char *const *envp, struct sandbox_run *run,
+    struct cgroup *cg);
 
 /* 1 when sbexec copies the stderr of a run under POL, and so can hold
  * back what bwrap writes there before the command starts. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "cgroup.h"
 #include "check.h"
 #include "env.h"
 #include "netns.h"
@@ -186,6 +187,47 @@ static void dry_run(const struct job *j)
 	exit(0);
 }
 
+static struct cgroup run_cg = { .procs = { -1, -1, -1, -1 }, .dirfd = -1 };
+
+static void remove_cgroup(void)
+{
+	cgroup_remove(&run_cg);
+}
+
+static int run_wide(const struct limits *l)
+{
+	return l->run_memory_bytes || l->run_tasks || l->run_cpu_seconds;
+}
+
+/* The run's cgroup, made once (a trial's fallback keeps it), for a
+ * policy that sets a run-wide limit: on cgroup v1 moving the child in
+ * waits for an RCU grace period (6-12 ms here), which no other run
+ * should pay. Without one, such a policy is refused unless it lets the
+ * limits fall back to the per-process ones, loudly; *NONE gets that
+ * reason. */
+static void make_cgroup(const struct job *j, char **none)
+{
+	static int made;
+	const struct limits *l = &j->pol->limits;
+
+	if (made++ || !run_wide(l))
+		return;
+	if (cgroup_make(l, &run_cg) == 0) {
+		atexit(remove_cgroup);
+		return;
+	}
+	if (!l->cgroup_optional) {
+		warnx("%s: %s; the run-wide limits need one (or set "
+		    "limits.cgroup to \"optional\" to run under per-process "
+		    "limits only)", j->cmd->name, run_cg.why);
+		if (audit_error(j->cmd->name, run_cg.why) < 0)
+			exit(EXIT_SBEXEC);
+		exit(EXIT_SBEXEC);
+	}
+	*none = xasprintf("limits: no cgroup (%s); the run-wide limits are "
+	    "not enforced, only the per-process ones", run_cg.why);
+}
+
 /* The start record, then supervise. On trial ("auto" where sbexec holds
  * back what bwrap says) the record waits for bwrap to be set up, unless
  * a signal is pending already. */
@@ -195,9 +237,15 @@ static int run_job(struct job *j)
 	    j->io.cwd, j->io.masked.v, j->d == DECIDE_BYPASS ? "none" :
 	    backend_name[j->io.backend], fallback_line(&j->io),
 	    j->pol->overrides.v, j->d == DECIDE_SANDBOX && j->io.backend ==
-	    BACKEND_LANDLOCK ? j->io.landlock.abi : 0 } };
+	    BACKEND_LANDLOCK ? j->io.landlock.abi : 0, NULL, NULL } };
 	struct sandbox_run *run = &j->run;
+	static char *no_cgroup;
 	int status;
+
+	make_cgroup(j, &no_cgroup);
+	b.rec.cgroup = run_cg.version ? run_cg.dir[run_cg.version == 2 ? 0 :
+	    CG_PIDS] : NULL;
+	b.rec.no_cgroup = no_cgroup;
 
 	*run = (struct sandbox_run){ .feed = { -1, -1, NULL, 0 } };
 	if (!j->io.trial || forwarded_pending() != 0) {
@@ -217,7 +265,7 @@ static int run_job(struct job *j)
 		sandbox_seccomp(j->pol, &run->feed);
 	}
 	return supervise(j->pol, j->cmd, j->argv.v, j->envp,
-	    j->d == DECIDE_SANDBOX ? run : NULL);
+	    j->d == DECIDE_SANDBOX ? run : NULL, &run_cg);
 }
 
 /* DESIGN 9: bwrap could not set up, and nothing ran: Landlock runs. */

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "policy.h"
 #include "pty.h"
 #include "pump.h"
@@ -42,6 +43,8 @@ struct sup {
 	struct pty pty;		/* DESIGN 12: a standard stream is a terminal */
 	long net_refused;	/* the proxy's, read before it stops */
 	struct proxy *proxy;	/* DESIGN 11, once the sandbox is verified */
+	struct cgroup *cg;	/* the run's, or NULL (cgroup.c) */
+	int cpu_exceeded;	/* the run passed runCpuSeconds */
 };
 
 /* Fork the child (bwrap, the Landlock guard or the bypassed binary)

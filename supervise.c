@@ -97,6 +97,7 @@ static void kill_all(struct sup *s)
 	if (s->init_pid > 0)
 		kill(s->init_pid, SIGKILL);
 	kill(s->child, SIGKILL);
+	cgroup_kill(s->cg);	/* what hid from all of the above */
 }
 
 /* Timeout or output cap: TERM now, KILL killAfterMs later. */
@@ -241,6 +242,8 @@ static int next_timeout(const struct sup *s)
 
 	if (s->pending != 0)
 		return 10;	/* look for the command again soon */
+	if (s->cg != NULL && s->pol->limits.run_cpu_seconds && !s->cpu_exceeded)
+		return left < 0 ? 0 : left > 100 || at < 0 ? 100 : (int)left;
 	if (at < 0)
 		return -1;
 	return left < 0 ? 0 : left > 60000 ? 60000 : (int)left;
@@ -335,10 +338,27 @@ static void on_feed(struct sup *s, short revents)
 	feed_close(s);
 }
 
+/* runCpuSeconds: the whole run's CPU time, read at each turn of the
+ * loop (a tenth of a second at most apart). */
+static void check_cpu(struct sup *s)
+{
+	long long limit = s->pol->limits.run_cpu_seconds * 1000, used;
+
+	if (s->cg == NULL || limit == 0 || s->cpu_exceeded || s->kill_at < 0 ||
+	    (used = cgroup_cpu_ms(s->cg)) < limit)
+		return;
+	s->cpu_exceeded = 1;
+	warnx("%s: the run used %lld ms of CPU, past runCpuSeconds %lld; "
+	    "stopped", s->cmd->name, used, s->pol->limits.run_cpu_seconds);
+	kill_all(s);
+	s->kill_at = -1;
+}
+
 static void on_timers(struct sup *s)
 {
 	long long now = now_ms();
 
+	check_cpu(s);
 	if (!s->timed_out && s->kill_at == 0 && now >= s->deadline) {
 		s->timed_out = 1;
 		stop(s);
@@ -441,9 +461,11 @@ static void loop(struct sup *s)
 
 
 int supervise(const struct policy *pol, const struct command *cmd,
-    char *const *argv, char *const *envp, struct sandbox_run *run)
+    char *const *argv, char *const *envp, struct sandbox_run *run,
+    struct cgroup *cg)
 {
 	struct sup s = { .pol = pol, .cmd = cmd, .run = run,
+	    .cg = cg != NULL && cg->version != 0 ? cg : NULL,
 	    .sandboxed = !cmd->bypass, .status_fd = -1, .exit_code = -1 };
 	sigset_t set;
 	int status;
@@ -475,6 +497,7 @@ int supervise(const struct policy *pol, const struct command *cmd,
 		s.net_refused = proxy_stop(s.proxy);
 	if (run != NULL && run->landlock != NULL)
 		tree_kill();	/* what the guard, killed, left to sbexec */
+	cgroup_kill(s.cg);	/* every process of the run dies with it */
 	stream_free(&s.out);
 	stream_free(&s.err);
 	stream_free(&s.term);

@@ -1,0 +1,49 @@
+/* cgroup.h: one cgroup per run (DESIGN 5): the run-wide limits, the
+ * teardown that nothing in the run can hide from, and what the run used.
+ * cgroup v2, or v1's pids, memory, cpuacct and freezer hierarchies. */
+#ifndef SBEXEC_CGROUP_H
+#define SBEXEC_CGROUP_H
+
+#include "policy.h"
+
+enum { CG_PIDS, CG_MEMORY, CG_CPU, CG_FREEZER, CG_N };
+
+struct cgroup {
+	int version;		/* 2 or 1; 0: none (why says why) */
+	char *base;		/* the parent of the runs' cgroups */
+	char *dir[CG_N];	/* the run's own: v2 in dir[0] alone */
+	int procs[CG_N];	/* its cgroup.procs, for the child; or -1 */
+	int dirfd;		/* v2: the run's, for CLONE_INTO_CGROUP */
+	char *why;
+};
+
+/* What the run used, read before its cgroup goes; -1: not known. */
+struct cg_usage {
+	long long peak_bytes, cpu_ms, tasks_peak, oom_kills, tasks_refused;
+};
+
+/* Where this process's runs get their cgroups, without making one: the
+ * base and the controllers, or why none (for --check). */
+int cgroup_where(struct cgroup *cg, char **controllers);
+
+/* The run's cgroup with L's run-wide limits, after removing what runs of
+ * sbexec that are gone left behind. 0, or -1 with cg->why set: then no
+ * cgroup at all. */
+int cgroup_make(const struct limits *l, struct cgroup *cg);
+
+/* In the child, before anything runs: into the run's cgroup, or _exit.
+ * Nothing to do for a child cloned into it (cg->dirfd). */
+void cgroup_join(const struct cgroup *cg);
+
+/* CPU time of the whole run so far, in ms; -1 when not known. */
+long long cgroup_cpu_ms(const struct cgroup *cg);
+
+/* Kill every process in the run's cgroup until it is empty. */
+void cgroup_kill(const struct cgroup *cg);
+
+void cgroup_usage(const struct cgroup *cg, struct cg_usage *u);
+
+/* Remove the run's cgroup (once its processes are reaped). */
+void cgroup_remove(struct cgroup *cg);
+
+#endif

@@ -1,0 +1,188 @@
+#!/usr/bin/env bats
+# One cgroup per run (cgroup.c): run-wide limits for memory, tasks and
+# CPU, root included, the teardown nothing in the run can hide from, and
+# the end record's figures of the whole run. The attacker is native code
+# loaded from argv alone (attack, helper.bash) running test/probe_run.c;
+# each claim is shown working without the run-wide limit first. Both
+# backends, as root (where this host's cgroups are v1; the VM rig's
+# kernels have v2); the refusal and the fallback where no cgroup can be
+# made, as a user.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+CUSER=sbxcensus
+
+setup_file() {
+	local src="$BATS_TEST_DIRNAME/probe_run.c"
+	export PROBE_RUN="$BATS_FILE_TMPDIR/probe_run" CUID CGID
+	gcc -Wall -Wextra -Werror -o "$PROBE_RUN" "$src"
+	gcc -Wall -Wextra -Werror -shared -fPIC -s -DPAYLOAD \
+		-o "$BATS_FILE_TMPDIR/payload.so" "$src"
+	base64 -w0 "$BATS_FILE_TMPDIR/payload.so" >"$BATS_FILE_TMPDIR/payload.b64"
+	if [ "$(id -u)" -eq 0 ]; then
+		id "$CUSER" >/dev/null 2>&1 ||
+			useradd -M -s /usr/sbin/nologin "$CUSER"
+		CUID=$(id -u "$CUSER")
+		CGID=$(id -g "$CUSER")
+	fi
+}
+
+setup() {
+	common_setup
+	[ "$(id -u)" -eq 0 ] || skip "the run-wide limits need root here (no delegated cgroup)"
+	TAG="sbxhide$RANDOM"
+}
+
+teardown() {
+	pkill -KILL -x "$TAG" 2>/dev/null || true
+}
+
+# limits BACKEND JSON: the test policy on BACKEND, "." writable, with
+# JSON (members of "limits").
+limits() {
+	policy ", \"sandbox\": \"$1\", \"filesystem\": {\"allowWrite\": [\".\"]},
+	  \"limits\": {$2}"
+}
+
+# base: where this host's runs get their cgroups (v2, or v1's pids).
+base() {
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		echo /sys/fs/cgroup/sbexec
+	else
+		echo /sys/fs/cgroup/pids/sbexec
+	fi
+}
+
+runs_left() {
+	find "$(base)" -maxdepth 1 -name 'run-*' 2>/dev/null | wc -l
+}
+
+end_field() { audit_get end "r[\"$1\"]"; }
+
+# alive NAME: a process of that name that is not a zombie (an orphan the
+# machine's init has not reaped yet is no survivor).
+alive() {
+	ps -eo stat=,comm= | awk -v n="$1" '$1 !~ /^Z/ && $2 == n { f = 1 } END { exit !f }'
+}
+
+@test "a fork flood stops at runTasks, as root, on both backends; processes (RLIMIT_NPROC) does not bind root" {
+	run -0 attack ffmpeg hold:2 forks:300
+	assert_line forks=300
+	for b in bwrap landlock; do
+		limits "$b" '"processes": 64'
+		run attack "$BIN/ffmpeg" hold:2 forks:300
+		assert_line forks=300
+		limits "$b" '"runTasks": 64'
+		run attack "$BIN/ffmpeg" forks:300
+		[[ "$output" =~ forks=([0-9]+) ]]
+		[ "${BASH_REMATCH[1]}" -lt 64 ]
+		assert_output --partial "the run reached runTasks 64:"
+		[ "$(end_field tasksRefused)" -gt 0 ]
+	done
+}
+
+@test "8 processes cannot together hold more than runMemoryBytes, on both backends; the end record says oom" {
+	run -0 attack ffmpeg hold:1 memory:8
+	assert_line memory=8
+	for b in bwrap landlock; do
+		limits "$b" '"runMemoryBytes": 268435456'
+		run attack "$BIN/ffmpeg" hold:1 memory:8
+		[[ "$output" =~ memory=([0-9]+) ]]
+		[ "${BASH_REMATCH[1]}" -le 4 ]	# 4 x 64 MiB
+		assert_output --partial "the run reached runMemoryBytes 268435456"
+		assert_equal "$(end_field oom)" true
+		[ "$(end_field runPeakBytes)" -le 268435456 ]
+		[ "$(end_field runPeakBytes)" -gt 134217728 ]
+	done
+}
+
+@test "4 busy processes cannot pass runCpuSeconds together, on both backends; cpuSeconds (RLIMIT_CPU) bounds each alone" {
+	for b in bwrap landlock; do
+		limits "$b" '"cpuSeconds": 1'
+		run attack "$BIN/ffmpeg" spin:4
+		[ "$(end_field cpuMs)" -gt 3000 ]
+		limits "$b" '"runCpuSeconds": 1'
+		run -125 attack "$BIN/ffmpeg" spin:4
+		assert_output --partial "past runCpuSeconds 1; stopped"
+		assert_equal "$(end_field cpuExceeded)" true
+		[ "$(end_field runCpuMs)" -ge 1000 ]
+		[ "$(end_field runCpuMs)" -lt 2000 ]
+	done
+}
+
+@test "a process in a session of its own, its parent gone, dies with the run, on both backends" {
+	run -0 attack ffmpeg hold:30 "hide:$TAG"
+	alive "$TAG"
+	pkill -KILL -x "$TAG"
+	for b in bwrap landlock; do
+		limits "$b" '"runTasks": 1000'
+		run -0 attack "$BIN/ffmpeg" hold:30 "hide:$TAG"
+		run alive "$TAG"
+		assert_failure
+	done
+}
+
+@test "the end record's figures are the cgroup's: CPU and peak memory of the whole run" {
+	limits bwrap '"runTasks": 1000'
+	run -0 attack "$BIN/ffmpeg" hold:1 memory:2 spin:2
+	[ "$(end_field runPeakBytes)" -ge 134217728 ]
+	[ "$(end_field runCpuMs)" -ge 3500 ]
+	assert_equal "$(end_field oom)" false
+	assert_equal "$(end_field tasksRefused)" 0
+	run audit_get start 'r["cgroup"]'
+	assert_output --partial "\"$(base)/run-"
+}
+
+@test "no cgroup is left after 200 concurrent runs, nor after a sbexec killed with SIGKILL" {
+	limits bwrap '"runTasks": 64'
+	seq 200 | xargs -P 40 -I{} "$SBEXEC" sh -c : 2>&1
+	assert_equal "$(runs_left)" 0
+	"$SBEXEC" sh -c 'sleep 30' &
+	local pid=$!
+	for _ in $(seq 100); do
+		[ "$(runs_left)" -eq 1 ] && break
+		sleep 0.05
+	done
+	assert_equal "$(runs_left)" 1
+	sleep 0.3
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null || true
+	assert_equal "$(runs_left)" 1	# the positive control
+	run -0 "$SBEXEC" sh -c :
+	assert_equal "$(runs_left)" 0
+}
+
+@test "where no cgroup can be made: run-wide limits refuse (125, why), unless limits.cgroup is optional, loudly" {
+	local who=(setpriv --reuid="$CUID" --regid="$CGID" --clear-groups --)
+	local d
+	d=$(mktemp -d /tmp/sbxcg.XXXXXX)
+	chmod 755 "$d"
+	mkdir "$d/w"
+	chown "$CUID:$CGID" "$d/w"
+	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
+	cd "$d/w"
+	limits bwrap '"runTasks": 64'
+	run -125 "${who[@]}" "$SBEXEC" sh -c 'echo ran'
+	refute_output --partial ran
+	assert_output --partial "the run-wide limits need one (or set limits.cgroup to \"optional\""
+	limits bwrap '"runTasks": 64, "cgroup": "optional"'
+	run -0 "${who[@]}" "$SBEXEC" sh -c 'echo ran'
+	assert_output --partial ran
+	run audit_get start 'r["reasons"]'
+	assert_output --partial "limits: no cgroup (cgroup:"
+	run -0 "${who[@]}" "$SBEXEC" --check
+	assert_line --partial "cgroup           none here (cgroup:"
+	limits bwrap ''
+	run -0 "${who[@]}" "$SBEXEC" sh -c 'echo ran'
+	assert_output ran	# no run-wide limit: no cgroup needed
+	rm -rf "$d"
+}
+
+@test "--check says where each run's cgroup goes; limits.cgroup is \"required\" or \"optional\"" {
+	run -0 "$SBEXEC" --check
+	assert_line --regexp "^  cgroup           v[12], each run's under /sys/fs/cgroup.* \(controllers: .*pids.*\)$"
+	limits bwrap '"cgroup": "sometimes"'
+	run -125 "$SBEXEC" --check
+	assert_output --partial 'limits.cgroup: must be "required" or "optional"'
+}
