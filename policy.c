@@ -99,6 +99,13 @@ int policy_parse(const char *name, const char *buf, size_t len,
 	return rc;
 }
 
+/* Where a CI checkout is writable by anyone, chmod is not the answer:
+ * the policy belongs where only root writes. */
+#define UMASK_HINT ". A checkout made with umask 0000 (GitLab's Docker " \
+	"and Kubernetes executors) is writable by anyone: install the " \
+	"policy with install -D -m 644 FILE /etc/sbexec/policy.json and " \
+	"leave SBEXEC_POLICY unset"
+
 /* Every directory on the way to the file is trusted (trust.c), and the
  * file opened is the one whose way was checked. */
 static void check_way(const char *file, const struct stat *st)
@@ -107,7 +114,8 @@ static void check_way(const char *file, const struct stat *st)
 	char *why;
 
 	if (trust_path(file, &why) < 0)
-		diex(EXIT_SBEXEC, "policy %s: %s", file, why);
+		diex(EXIT_SBEXEC, "policy %s: %s%s", file, why,
+		    strstr(why, "writable by group or others") ? UMASK_HINT : "");
 	if (stat(file, &again) < 0 || again.st_dev != st->st_dev ||
 	    again.st_ino != st->st_ino)
 		diex(EXIT_SBEXEC, "policy %s: changed while being checked; "
@@ -138,7 +146,7 @@ static char *read_policy(const char *file, size_t *len)
 		    "invoking user; refused", file, (unsigned)st.st_uid);
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
 		diex(EXIT_SBEXEC, "%s: writable by group or others; refused "
-		    "(chmod go-w %s)", file, file);
+		    "(chmod go-w %s)%s", file, file, UMASK_HINT);
 	if (st.st_size > POLICY_MAX_BYTES)
 		diex(EXIT_SBEXEC, "%s: larger than %d bytes; refused", file,
 		    POLICY_MAX_BYTES);

@@ -46,6 +46,9 @@ expect_member_error() {
 
 # expect_file_error MESSAGE: loading the policy file as it is fails with
 # 125 and the one line "sbexec: FILE: MESSAGE".
+# The advice after a policy anyone may rewrite.
+UMASK_HINT=". A checkout made with umask 0000 (GitLab's Docker and Kubernetes executors) is writable by anyone: install the policy with install -D -m 644 FILE /etc/sbexec/policy.json and leave SBEXEC_POLICY unset"
+
 expect_file_error() {
 	run sbx --check
 	assert_failure 125
@@ -439,12 +442,12 @@ audit_field() {
 
 @test "a group-writable policy file is refused" {
 	chmod 664 "$SBEXEC_POLICY"
-	expect_file_error "writable by group or others; refused (chmod go-w $SBEXEC_POLICY)"
+	expect_file_error "writable by group or others; refused (chmod go-w $SBEXEC_POLICY)$UMASK_HINT"
 }
 
 @test "a world-writable policy file is refused" {
 	chmod 646 "$SBEXEC_POLICY"
-	expect_file_error "writable by group or others; refused (chmod go-w $SBEXEC_POLICY)"
+	expect_file_error "writable by group or others; refused (chmod go-w $SBEXEC_POLICY)$UMASK_HINT"
 }
 
 @test "a directory as the policy is refused" {
@@ -487,7 +490,7 @@ audit_field() {
 	cp "$SBEXEC_POLICY" "$T/shared/policy.json"
 	run sbx -p "$T/shared/policy.json" sh -c 'touch ran'
 	assert_failure 125
-	assert_output "sbexec: policy $T/shared/policy.json: $T/shared is a directory writable by group or others (chmod go-w, or move the policy); refused"
+	assert_output "sbexec: policy $T/shared/policy.json: $T/shared is a directory writable by group or others (chmod go-w, or move the policy); refused$UMASK_HINT"
 	[ ! -e ran ]
 }
 
