@@ -387,7 +387,7 @@ const char *landlock_cost(int abi)
 int landlock_plan(const struct policy *pol, const char *cwd,
     struct plan *made, struct landlock *l)
 {
-	struct plan own, *p = made != NULL ? made : &own;
+	struct plan own = { 0 }, *p = made != NULL ? made : &own;
 	struct ctx c = { .l = l, .p = p };
 	int status;
 
