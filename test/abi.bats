@@ -12,23 +12,13 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-CUSER=sbxcensus
-
 setup_file() {
-	export D CUID CGID PROBE
+	export D PROBE
 	D=$(mktemp -d /tmp/sbxabi.XXXXXX)
 	chmod 755 "$D"
 	PROBE="$D/probe_syscalls"
 	gcc -Wall -Wextra -Werror -o "$PROBE" "$BATS_TEST_DIRNAME/probe_syscalls.c"
-	if [ "$(id -u)" -eq 0 ]; then
-		id "$CUSER" >/dev/null 2>&1 ||
-			useradd -M -s /usr/sbin/nologin "$CUSER"
-		CUID=$(id -u "$CUSER")
-		CGID=$(id -g "$CUSER")
-	else
-		CUID=$(id -u)
-		CGID=$(id -g)
-	fi
+	test_user
 }
 
 teardown_file() {
@@ -62,16 +52,6 @@ make_dir() {
 	: >"$R/audit.jsonl"
 	chmod 666 "$R/audit.jsonl"
 	POL="$D/$BATS_TEST_NUMBER.$1.json"
-}
-
-as() {
-	local who=$1
-	shift
-	if [ "$who" = root ] || [ "$(id -u)" -ne 0 ]; then
-		"$@"
-	else
-		setpriv --reuid="$CUID" --regid="$CGID" --clear-groups -- "$@"
-	fi
 }
 
 # probe WHO NAME:ARG: the probe through sbexec, as WHO.

@@ -11,22 +11,12 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-CUSER=sbxcensus
-
 setup_file() {
-	export D CUID CGID
+	export D
 	D=$(mktemp -d /tmp/sbxauto.XXXXXX)
 	chmod 755 "$D"
 	build_in_container "$D/in_container"
-	if [ "$(id -u)" -eq 0 ]; then
-		id "$CUSER" >/dev/null 2>&1 ||
-			useradd -M -s /usr/sbin/nologin "$CUSER"
-		CUID=$(id -u "$CUSER")
-		CGID=$(id -g "$CUSER")
-	else
-		CUID=$(id -u)
-		CGID=$(id -g)
-	fi
+	test_user
 }
 
 teardown_file() {
@@ -62,17 +52,6 @@ make_dir() {
 		  "audit": "$R/work/audit.jsonl" ${2:-} }
 	EOF
 	chmod 644 policy.json
-}
-
-# as WHO CMD...: CMD as WHO (root: as it is).
-as() {
-	local who=$1
-	shift
-	if [ "$who" = root ] || [ "$(id -u)" -ne 0 ]; then
-		"$@"
-	else
-		setpriv --reuid="$CUID" --regid="$CGID" --clear-groups -- "$@"
-	fi
 }
 
 runs() { wc -l <"$R/count"; }
@@ -126,8 +105,9 @@ SCRIPT='echo out; echo err >&2'
 		"$D/in_container" "$SBEXEC" "$SCRIPT"
 	assert_output "out
 err"
+	# script's stdin stays open (compat.bats says why)
 	script -qec "$D/in_container $SBEXEC -p policy.json sh -c 'tty; echo err >&2'" \
-		/dev/null >tty.out
+		/dev/null < <(sleep 5) >tty.out
 	run cat tty.out
 	assert_output --regexp '^/dev/pts/[0-9]+'
 	assert_output --partial err

@@ -10,7 +10,7 @@
 #	bwrap		on the host, "sandbox": "bwrap"
 #	landlock	on the host, "sandbox": "landlock"
 #	container	inside test/in_container.c, "sandbox": "auto"
-# each as root and as an unprivileged user ($CUSER, made if absent; run
+# each as root and as an unprivileged user (sbxcensus, made if absent; run
 # through setpriv). The policy writes only ".", hides a secret and
 # audits to a file. Each section's lines must equal the expected list
 # exactly; and each section first has a positive control: the same
@@ -26,15 +26,13 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-CUSER=sbxcensus
-
 setup_file() {
 	export D CUID CGID KEY QNAME
 	D=$(mktemp -d /tmp/sbxcensus.XXXXXX)
 	chmod 755 "$D"
 	mkdir -p "$D/out"
 	build_census
-	make_user
+	test_user
 	make_samples
 	make_ipc
 	start_sleepers
@@ -196,20 +194,6 @@ build_census() {
 	build_in_container "$D/in_container"
 }
 
-# The unprivileged user: $CUSER when root runs the tests (made if
-# absent; it may stay), else the invoking user.
-make_user() {
-	if [ "$(id -u)" -eq 0 ]; then
-		id "$CUSER" >/dev/null 2>&1 ||
-			useradd -M -s /usr/sbin/nologin "$CUSER"
-		CUID=$(id -u "$CUSER")
-		CGID=$(id -g "$CUSER")
-	else
-		CUID=$(id -u)
-		CGID=$(id -g)
-	fi
-}
-
 uid_of() {
 	if [ "$1" = root ]; then echo 0; else echo "$CUID"; fi
 }
@@ -257,20 +241,6 @@ make_ipc() {
 	ipc_objects create "$KEY" "$QNAME"
 	echo shm >"/dev/shm/$QNAME"
 	chmod 644 "/dev/shm/$QNAME"
-}
-
-# setpriv_for WHO: the setpriv prefix that runs a command as WHO, none
-# for root or when the tests do not run as root.
-setpriv_for() {
-	[ "$1" = root ] || [ "$(id -u)" -ne 0 ] ||
-		echo "setpriv --reuid=$CUID --regid=$CGID --clear-groups --"
-}
-
-# as WHO CMD...: CMD as WHO.
-as() {
-	local who=$1
-	shift
-	$(setpriv_for "$who") "$@"
 }
 
 # detach WHO CMD...: CMD as WHO in the background, as the pid $!, with

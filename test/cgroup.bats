@@ -11,21 +11,14 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-CUSER=sbxcensus
-
 setup_file() {
 	local src="$BATS_TEST_DIRNAME/probe_run.c"
-	export PROBE_RUN="$BATS_FILE_TMPDIR/probe_run" CUID CGID
+	export PROBE_RUN="$BATS_FILE_TMPDIR/probe_run"
 	gcc -Wall -Wextra -Werror -o "$PROBE_RUN" "$src"
 	gcc -Wall -Wextra -Werror -shared -fPIC -s -DPAYLOAD \
 		-o "$BATS_FILE_TMPDIR/payload.so" "$src"
 	base64 -w0 "$BATS_FILE_TMPDIR/payload.so" >"$BATS_FILE_TMPDIR/payload.b64"
-	if [ "$(id -u)" -eq 0 ]; then
-		id "$CUSER" >/dev/null 2>&1 ||
-			useradd -M -s /usr/sbin/nologin "$CUSER"
-		CUID=$(id -u "$CUSER")
-		CGID=$(id -g "$CUSER")
-	fi
+	test_user
 }
 
 setup() {

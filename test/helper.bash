@@ -170,3 +170,33 @@ kill_pids() {
 		wait "$pid" 2>/dev/null || true
 	done
 }
+
+# test_user (in setup_file): CUID and CGID, the unprivileged user the
+# suites run as beside root: sbxcensus when root runs the tests (made if
+# absent; it may stay), else the invoking user.
+test_user() {
+	export CUID CGID
+	if [ "$(id -u)" -eq 0 ]; then
+		id sbxcensus >/dev/null 2>&1 ||
+			useradd -M -s /usr/sbin/nologin sbxcensus
+		CUID=$(id -u sbxcensus)
+		CGID=$(id -g sbxcensus)
+	else
+		CUID=$(id -u)
+		CGID=$(id -g)
+	fi
+}
+
+# setpriv_for WHO (root or user): the setpriv prefix that runs a command
+# as WHO; none for root, or when the tests do not run as root.
+setpriv_for() {
+	[ "$1" = root ] || [ "$(id -u)" -ne 0 ] ||
+		echo "setpriv --reuid=$CUID --regid=$CGID --clear-groups --"
+}
+
+# as WHO CMD...: CMD as WHO.
+as() {
+	local who=$1
+	shift
+	$(setpriv_for "$who") "$@"
+}
