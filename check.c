@@ -362,10 +362,10 @@ static void print_cgroup(const struct limits *l)
 
 /* What the command may touch and use: the top level's, or a command's
  * own (DESIGN 10). */
+static void print_unsandboxed(const struct policy *pol);
+
 static void print_body(const struct policy *pol)
 {
-	const struct limits *l = &pol->limits;
-
 	printf("filesystem (everything else read-only):\n");
 	print_rules(pol, FS_DENY_READ, "hidden");
 	print_rules(pol, FS_ALLOW_READ, "readable");
@@ -380,6 +380,14 @@ static void print_body(const struct policy *pol)
 	print_backend(pol);
 	print_network(pol);
 	print_families(pol);
+	print_unsandboxed(pol);
+}
+
+/* What applies to every command, bypassed ones too. */
+static void print_unsandboxed(const struct policy *pol)
+{
+	const struct limits *l = &pol->limits;
+
 	printf("environment: ");
 	if (pol->inherit_host_env)
 		printf("the whole host environment\n");
@@ -424,7 +432,13 @@ static int print_own(const struct command *cmd)
 	for (size_t i = 0; i < o->n; i++)
 		printf("%s %s", i ? "," : "", o->v[i]);
 	printf("%s):\n", o->n ? "" : " nothing");
-	print_body(cmd->own);
+	if (cmd->bypass) {
+		printf("BYPASS: no sandbox, no filesystem or network rules; "
+		    "only these apply:\n");
+		print_unsandboxed(cmd->own);
+	} else {
+		print_body(cmd->own);
+	}
 	policy_warnings(cmd->own, print_command_warning, &p);
 	secret_warnings(cmd->own, print_command_warning, &p);
 	home_warnings(cmd->own, print_command_warning, &p);

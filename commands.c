@@ -175,6 +175,31 @@ static void list_overrides(const cJSON *obj, struct strv *out)
 	}
 }
 
+/* Keys only a sandbox can honour: on a bypassed command they would read
+ * as confinement and be none (issue: a bypassed "fetch" with a network
+ * allow-list reached 127.0.0.1). The environment, the limits sbexec
+ * itself applies (tmpBytes excepted: privateTmp's) and the audit do. */
+static int sandbox_only(struct ctx *c, const cJSON *obj, const char *name)
+{
+	static const char *const keys[] = { "filesystem", "network",
+	    "allowUnixSockets", "enableWeakerNestedSandbox", "sandbox" };
+	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(obj, "limits");
+	const char *key = NULL;
+
+	for (size_t i = 0; key == NULL && i < NELEM(keys); i++)
+		if (cJSON_GetObjectItemCaseSensitive(obj, keys[i]) != NULL)
+			key = keys[i];
+	if (key == NULL && cJSON_GetObjectItemCaseSensitive(limits,
+	    "tmpBytes") != NULL)
+		key = "limits.tmpBytes";
+	if (key == NULL)
+		return 0;
+	snprintf(c->key, sizeof(c->key), "commands.%s.%s", name, key);
+	return bad(c, "%s is bypassed: it runs without the sandbox, which "
+	    "alone could honour this key; remove the key, or the command "
+	    "from bypass", name);
+}
+
 /* After the top level: each command given as an object gets its own
  * policy, the top level's with its overrides applied. */
 int command_overrides(struct ctx *top, const cJSON *commands)
@@ -190,7 +215,9 @@ int command_overrides(struct ctx *top, const cJSON *commands)
 			continue;
 		c.pol = pol->cmds[i].own = inherit(pol);
 		snprintf(c.key, sizeof(c.key), "commands.%s", pol->cmds[i].name);
-		if (check_object(&c, obj, command_keys, ncommand_keys) < 0)
+		if (check_object(&c, obj, command_keys, ncommand_keys) < 0 ||
+		    (pol->cmds[i].bypass && sandbox_only(&c, obj,
+		    pol->cmds[i].name) < 0))
 			return -1;
 		list_overrides(obj, &c.pol->overrides);
 	}

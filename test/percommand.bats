@@ -54,6 +54,32 @@ FFW='"ffmpeg": {"path": "/usr/bin/ffmpeg", "filesystem": {"allowWrite": ["."]}}'
 	assert_output --partial 'commands.ffprobe: must be a string (the path) or an object with "path"'
 }
 
+@test "a bypassed command's override that only a sandbox honours is refused, each with its key path; a sandboxed one's loads" {
+	local k
+	for k in '"network": {"allow": ["media.test"]}' \
+	    '"filesystem": {"denyRead": ["/etc"]}' '"allowUnixSockets": true' \
+	    '"enableWeakerNestedSandbox": true' '"sandbox": "landlock"' \
+	    '"limits": {"tmpBytes": 1048576}'; do
+		commands_policy "\"ffprobe\": {\"path\": \"/usr/bin/ffprobe\", $k}"
+		run -0 sbx --check	# the control: sandboxed, it means something
+		commands_policy "\"ffprobe\": {\"path\": \"/usr/bin/ffprobe\", $k}" ', "bypass": ["ffprobe"]'
+		run -125 sbx --check
+		assert_output --regexp "^sbexec: $SBEXEC_POLICY: commands\.ffprobe\.[a-zA-Z.]+: ffprobe is bypassed: it runs without the sandbox, which alone could honour this key; remove the key, or the command from bypass$"
+		run -125 sbx ffprobe -version
+		refute_output --partial "ffprobe version"
+	done
+}
+
+@test "a bypassed command's own policy prints as no sandbox, with what still applies: environment and limits" {
+	commands_policy '"ffprobe": {"path": "/usr/bin/ffprobe", "envAllowList": ["PATH"], "limits": {"timeoutMs": 1000}}' ', "bypass": ["ffprobe"]'
+	run -0 sbx --check
+	assert_output --partial "command ffprobe, its own policy (sets envAllowList, limits.timeoutMs):
+BYPASS: no sandbox, no filesystem or network rules; only these apply:
+environment: PATH
+limits:
+  timeout          1000 ms"
+}
+
 # ------------------------------------------------------ one command only
 
 @test "filesystem.allowWrite for ffmpeg only: ffmpeg writes, ffprobe -o and -report cannot" {
