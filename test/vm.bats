@@ -187,7 +187,7 @@ no_userns() {
 # pass); its TAP kept in results/KERNEL-SUITE-BACKEND.tap, its time and
 # counts in results/times; on failure the inner tests that failed.
 suite() {
-	local k=$1 s=$2 b=$3 tap="$CACHE/results/$1-$2-$3.tap" rc=0 start env=
+	local k=$1 s=$2 b=$3 tap="$CACHE/results/$1-$2-$3.tap" env=
 	[ -n "${VM_SUITES+set}" ] ||
 		skip "16 suite runs would pass CI's time (accelerator here: ${ACCEL%% *}): VM_SUITES=\"escape sandbox compat census\" runs them"
 	case " ${VM_SUITES:-escape sandbox compat census} " in
@@ -199,14 +199,23 @@ suite() {
 	*) skip "VM_BACKENDS leaves out $b" ;;
 	esac
 	[ "$b" = bwrap ] || env=SBEXEC_BACKEND=landlock
+	inner "$k" "$s" "$tap" "$b backend" $env
+}
+
+# inner KERNEL SUITE TAP LABEL [VAR=VALUE]: test/SUITE.bats inside
+# KERNEL, its TAP in TAP, its time and counts in results/times; on
+# failure the inner tests that failed.
+inner() {
+	local k=$1 s=$2 tap=$3 label=$4 rc=0 start
+	shift 4
 	start=$(date +%s)
-	vm "$k" -t "${VM_SUITE_TIMEOUT:-3600}" -- env SBEXEC="$SBEXEC" $env \
+	vm "$k" -t "${VM_SUITE_TIMEOUT:-3600}" -- env SBEXEC="$SBEXEC" "$@" \
 		bats --tap "$TOP/test/$s.bats" >"$tap" 2>&1 || rc=$?
-	printf '%s\t%s\t%s\t%d s\texit %d\t%s\n' "$k" "$s" "$b" \
+	printf '%s\t%s\t%s\t%d s\texit %d\t%s\n' "$k" "$s" "$label" \
 		$(($(date +%s) - start)) "$rc" "$(tap_counts "$tap")" \
 		>>"$CACHE/results/times"
 	[ "$rc" -ne 0 ] || return 0
-	echo "# test/$s.bats in the $k guest, $b backend: exit $rc; the failures:"
+	echo "# test/$s.bats in the $k guest, $label: exit $rc; the failures:"
 	awk '/^not ok /{p=1; print; next} /^ok /{p=0} p' "$tap"
 	tail -n 5 "$tap"
 	return 1
@@ -217,18 +226,7 @@ suite() {
 # only another kernel can show (abi.bats on Landlock ABI 2 and 6,
 # cgroup.bats on cgroup v2), two to eight minutes each when emulated.
 proof() {
-	local k=$1 s=$2 tap="$CACHE/results/$1-$2.tap" rc=0 start
-	start=$(date +%s)
-	vm "$k" -t "${VM_SUITE_TIMEOUT:-3600}" -- env SBEXEC="$SBEXEC" \
-		bats --tap "$TOP/test/$s.bats" >"$tap" 2>&1 || rc=$?
-	printf '%s\t%s\t%d s\texit %d\t%s\n' "$k" "$s" \
-		$(($(date +%s) - start)) "$rc" "$(tap_counts "$tap")" \
-		>>"$CACHE/results/times"
-	[ "$rc" -ne 0 ] || return 0
-	echo "# test/$s.bats in the $k guest: exit $rc; the failures:"
-	awk '/^not ok /{p=1; print; next} /^ok /{p=0} p' "$tap"
-	tail -n 5 "$tap"
-	return 1
+	inner "$1" "$2" "$CACHE/results/$1-$2.tap" "its own backends"
 }
 
 @test "6.1: abi.bats in the guest: Landlock ABI 2, the truncation the ruleset cannot refuse refused by the filter" { proof 6.1 abi; }
