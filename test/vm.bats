@@ -100,8 +100,9 @@ as_root() {
 # as_user KERNEL: the same as uid VUID, gid VGID, which writes into the
 # shared working directory: the host sees the file, with that owner.
 as_user() {
-	local d="$BATS_TEST_TMPDIR/work"
-	mkdir -p "$d"
+	local d
+	# Not below bats's own 0700 directories, which the guest sees too.
+	d=$(mktemp -d /tmp/sbxvm.XXXXXX)
 	chmod 777 "$d"
 	run --separate-stderr vm "$1" -u "$VUID:$VGID" -C "$d" -- sh -c '
 		id -u; id -g; id -G; pwd; echo "$HOME"; echo made >file
@@ -111,6 +112,7 @@ as_user() {
 	assert_equal "$stderr" "to stderr"
 	assert_equal "$(cat "$d/file")" made
 	[ "$(id -u)" -ne 0 ] || assert_equal "$(stat -c %u:%g "$d/file")" "$VUID:$VGID"
+	rm -rf "$d"
 }
 
 # no_userns KERNEL: with user.max_user_namespaces=0 the kernel refuses

@@ -81,8 +81,10 @@ static const struct mountpoint sysmounts[] = {
 	{ "mqueue", "/dev/mqueue", "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 	  NULL },
 	{ "tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=755" },
-	{ "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777" },
 };
+/* No tmpfs on /tmp: the overlay's /tmp is writable already, and a
+ * checkout under the host's /tmp (a CI clone) stays in view, with the
+ * rig's own cache in it. */
 
 /* udev's links, which bash's process substitution needs (/dev/fd/N). */
 static const char *const devlinks[][2] = {
