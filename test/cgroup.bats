@@ -12,12 +12,8 @@ load helper
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	local src="$BATS_TEST_DIRNAME/probe_run.c"
 	export PROBE_RUN="$BATS_FILE_TMPDIR/probe_run"
-	gcc -Wall -Wextra -Werror -o "$PROBE_RUN" "$src"
-	gcc -Wall -Wextra -Werror -shared -fPIC -s -DPAYLOAD \
-		-o "$BATS_FILE_TMPDIR/payload.so" "$src"
-	base64 -w0 "$BATS_FILE_TMPDIR/payload.so" >"$BATS_FILE_TMPDIR/payload.b64"
+	build_probes probe_run
 	test_user
 }
 

@@ -133,13 +133,14 @@ audit_get() {
 	EOF
 }
 
-# build_probes (in setup_file): the syscall probe of test/probe_syscalls.c,
-# the same source built as the library a hostile "-af ladspa=file=" loads,
-# and that library as a data: URI.
+# build_probes [NAME] (in setup_file): the probe of test/NAME.c
+# (probe_syscalls), the same source built as the library a hostile
+# "-af ladspa=file=" loads, and that library as a data: URI.
 build_probes() {
-	local src="$BATS_TEST_DIRNAME/probe_syscalls.c"
+	local name=${1:-probe_syscalls}
+	local src="$BATS_TEST_DIRNAME/$name.c"
 	export HOST_SOCK="$BATS_FILE_TMPDIR/host.sock"
-	gcc -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/probe_syscalls" "$src"
+	gcc -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/$name" "$src"
 	gcc -Wall -Wextra -Werror -shared -fPIC -s -DPAYLOAD \
 		-o "$BATS_FILE_TMPDIR/payload.so" "$src"
 	base64 -w0 "$BATS_FILE_TMPDIR/payload.so" >"$BATS_FILE_TMPDIR/payload.b64"
