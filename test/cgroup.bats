@@ -77,8 +77,10 @@ alive() {
 	for b in bwrap landlock; do
 		limits "$b" '"runMemoryBytes": 268435456'
 		run attack "$BIN/ffmpeg" hold:1 memory:8
-		[[ "$output" =~ memory=([0-9]+) ]]
-		[ "${BASH_REMATCH[1]}" -le 4 ]	# 4 x 64 MiB
+		# The kernel may pick the probe itself; then the peak says it.
+		if [[ "$output" =~ memory=([0-9]+) ]]; then
+			[ "${BASH_REMATCH[1]}" -le 4 ]	# 4 x 64 MiB
+		fi
 		assert_output --partial "the run reached runMemoryBytes 268435456"
 		assert_equal "$(end_field oom)" true
 		[ "$(end_field runPeakBytes)" -le 268435456 ]
