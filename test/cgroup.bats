@@ -20,6 +20,10 @@ setup_file() {
 setup() {
 	common_setup
 	[ "$(id -u)" -eq 0 ] || skip "the run-wide limits need root here (no delegated cgroup)"
+	# The positive control: root can make a run's cgroup on this host.
+	run -0 "$SBEXEC" --check
+	[[ "$output" != *"cgroup           none here"* ]] ||
+		skip "no cgroup for root here: $(grep -o 'none here (.*' <<<"$output")"
 	TAG="sbxhide$RANDOM"
 }
 
