@@ -20,7 +20,7 @@ endif
 LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 
 SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c netpolicy.c \
-	path.c trust.c programs.c decide.c env.c quote.c \
+	path.c trust.c programs.c decide.c env.c quote.c devices.c \
 	sandbox.c kernfs.c mounts.c mntns.c mtab.c verify.c \
 	landlock.c caps.c guard.c audit.c json.c sha256.c \
 	supervise.c spawn.c trial.c cgroup.c pty.c say.c outcome.c tree.c pump.c \
@@ -62,7 +62,7 @@ UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 POLICY_SRCS = policy.c schema.c keys.c commands.c netpolicy.c path.c trust.c \
-	programs.c decide.c env.c sha256.c util.c $(CJSON_SRC)/cJSON.c
+	programs.c decide.c env.c devices.c sha256.c util.c $(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz
 FUZZ_TIME ?= 60
 

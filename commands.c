@@ -138,6 +138,9 @@ static struct policy *inherit(const struct policy *top)
 	p->bwrap = xstrdup(top->bwrap);
 	p->audit_path = top->audit_path ? xstrdup(top->audit_path) : NULL;
 	p->net = netpolicy_copy(top->net);
+	p->devices = (struct strv){ 0 };
+	strv_pushn(&p->devices, (const char *const *)top->devices.v,
+	    top->devices.n);
 	p->env_allow = xreallocarray(NULL, top->nenv_allow + 1,
 	    sizeof(*p->env_allow));
 	for (size_t i = 0; i <= top->nenv_allow; i++)
@@ -182,7 +185,8 @@ static void list_overrides(const cJSON *obj, struct strv *out)
 static int sandbox_only(struct ctx *c, const cJSON *obj, const char *name)
 {
 	static const char *const keys[] = { "filesystem", "network",
-	    "allowUnixSockets", "enableWeakerNestedSandbox", "sandbox" };
+	    "allowUnixSockets", "enableWeakerNestedSandbox", "sandbox",
+	    "devices" };
 	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(obj, "limits");
 	const char *key = NULL;
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices.h"
 #include "env.h"
 #include "netpolicy.h"
 #include "path.h"
@@ -247,6 +248,38 @@ static int key_sandbox(struct ctx *c, const cJSON *v)
 	return bad(c, "must be \"bwrap\", \"landlock\" or \"auto\"");
 }
 
+/* ---- DESIGN 12: the character devices admitted, by set or path */
+
+static int device_one(struct ctx *c, const char *s)
+{
+	struct strv *d = &c->pol->devices;
+	char *why;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->v[i], s) == 0)
+			return bad(c, "\"%s\" is listed twice", s);
+	if (!devices_is_set(s) && s[0] != '/')
+		return bad(c, "\"%s\": must be \"dri\", \"nvidia\" or the "
+		    "absolute path of a character device", s);
+	if (!devices_is_set(s) && absolute(c, s) < 0)
+		return -1;
+	if (!devices_is_set(s) && devices_check(s, &why) < 0) {
+		bad(c, "%s", why);
+		free(why);
+		return -1;
+	}
+	strv_push(d, s);
+	return 0;
+}
+
+/* Given, it replaces what a command would inherit. */
+static int key_devices(struct ctx *c, const cJSON *v)
+{
+	strv_free(&c->pol->devices);
+	c->pol->devices = (struct strv){ 0 };
+	return each_string(c, v, device_one);
+}
+
 #define LIMIT(name, f, lo, hi) \
 	{ name, 0, NULL, FIELD(limits.f), lo, hi }
 #define DAY_MS 86400000LL
@@ -322,6 +355,7 @@ const struct key top_keys[] = {
 	{ "allowUnixSockets", cJSON_True, NULL,
 	    FIELD(allow_unix_sockets), 0, 0 },
 	{ "sandbox", cJSON_String, key_sandbox, 0, 0, 0 },
+	{ "devices", cJSON_Array, key_devices, 0, 0, 0 },
 	{ "limits", cJSON_Object, key_limits, 0, 0, 0 },
 	{ "audit", cJSON_String, key_audit, 0, 0, 0 },
 };
@@ -334,7 +368,7 @@ static int not_overridable(struct ctx *c, const cJSON *v)
 	(void)v;
 	return bad(c, "cannot be set for one command (only envAllowList, "
 	    "inheritHostEnv, filesystem, network, allowUnixSockets, limits, "
-	    "sandbox, enableWeakerNestedSandbox)");
+	    "sandbox, enableWeakerNestedSandbox, devices)");
 }
 
 static int key_path(struct ctx *c, const cJSON *v)
@@ -381,6 +415,7 @@ const struct key command_keys[] = {
 	    FIELD(allow_unix_sockets), 0, 0 },
 	{ "limits", cJSON_Object, key_limits, 0, 0, 0 },
 	{ "sandbox", cJSON_String, key_sandbox, 0, 0, 0 },
+	{ "devices", cJSON_Array, key_devices, 0, 0, 0 },
 	{ "commands", -1, not_overridable, 0, 0, 0 },
 	{ "bypass", -1, not_overridable, 0, 0, 0 },
 	{ "binShell", -1, not_overridable, 0, 0, 0 },

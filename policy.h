@@ -61,6 +61,7 @@ struct policy {
 	enum backend backend;
 	struct fs_rule *rules;
 	size_t nrules;
+	struct strv devices;		/* DESIGN 12: sets and paths, checked */
 	struct limits limits;
 	enum audit_sink audit;
 	char *audit_path;
