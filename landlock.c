@@ -5,7 +5,8 @@
  * granted one by one, descending only along the path to each hidden
  * entry, whose siblings are granted whole; a directory on such a path
  * is granted listing only. /proc is hidden that way too, and the
- * command's own /proc/PID and a few system files are granted back.
+ * command's own /proc/PID and a few system files are granted back;
+ * /dev likewise, with the policy's devices.
  * Writable trees get every right but making devices. A hidden,
  * read-only or protected entry inside a writable tree cannot be
  * subtracted from it: such a policy is refused, never granted. Rules
@@ -77,7 +78,7 @@ static const char *const proc_files[] = {
 };
 
 /* /dev is hidden as /proc is, and these come back: the nodes of bwrap's
- * --dev, and nothing else. Not /dev/pts (every terminal of the user),
+ * --dev, and nothing else but the policy's devices (grant_devices). Not /dev/pts (every terminal of the user),
  * /dev/ptmx, /dev/shm (the host's POSIX shared memory), block devices
  * (read past every rule by uid 0), /dev/kmsg, /dev/kvm... The command's
  * own standard streams are descriptors it inherits and need no rule;
@@ -138,6 +139,7 @@ static uint64_t fs_known(int abi)
 struct ctx {
 	struct landlock *l;
 	const struct plan *p;
+	const struct devices *dv;
 	uint64_t known;
 	int held[HELD_MAX];	/* rules' descriptors not yet closed */
 	size_t nheld;
@@ -342,6 +344,32 @@ static int grant_writes(struct ctx *c)
 	return 0;
 }
 
+/* The policy's devices (devices.c): read, write and ioctl on each node,
+ * by the descriptor that was checked; nothing else of /dev. libdrm
+ * lists /dev/dri to match a render node with its card (drmGetDevice2),
+ * and the NVIDIA driver's libraries read /proc/driver/nvidia: listing
+ * the one, reading the other, where a node of theirs is granted. */
+static int grant_devices(struct ctx *c)
+{
+	struct path_beneath pb = { (FS_READ_FILE | FS_WRITE_FILE |
+	    FS_IOCTL_DEV) & c->known, -1 };
+	int dri = 0, nvidia = 0;
+
+	for (size_t i = 0; i < c->dv->n; i++) {
+		pb.fd = c->dv->v[i].fd;
+		if (syscall(SYS_ll_add_rule, c->l->ruleset,
+		    LL_RULE_PATH_BENEATH, &pb, 0) < 0)
+			return -1;
+		dri |= strncmp(c->dv->v[i].path, "/dev/dri/", 9) == 0;
+		nvidia |= strncmp(c->dv->v[i].path, "/dev/nvidia", 11) == 0;
+	}
+	if (dri && add_rule(c, "/dev/dri", FS_READ_DIR) < 0)
+		return -1;
+	if (nvidia && add_rule(c, "/proc/driver/nvidia", FS_READ) < 0)
+		return -1;
+	return 0;
+}
+
 static int create_ruleset(const struct policy *pol, struct landlock *l)
 {
 	struct ruleset_attr a = { fs_known(l->abi), 0, 0 };
@@ -385,10 +413,10 @@ const char *landlock_cost(int abi)
 }
 
 int landlock_plan(const struct policy *pol, const char *cwd,
-    struct plan *made, struct landlock *l)
+    struct plan *made, const struct devices *dv, struct landlock *l)
 {
 	struct plan own = { 0 }, *p = made != NULL ? made : &own;
-	struct ctx c = { .l = l, .p = p };
+	struct ctx c = { .l = l, .p = p, .dv = dv };
 	int status;
 
 	*l = (struct landlock){ .abi = landlock_abi(), .ruleset = -1 };
@@ -408,7 +436,7 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 	    (l->abi < 3 ? FILTER_NOTRUNC : 0);
 	strv_pushn(&l->masked, (const char *const *)p->masked.v, p->masked.n);
 	status = create_ruleset(pol, l) < 0 || grant_reads(&c) < 0 ||
-	    grant_writes(&c) < 0 ? EXIT_SBEXEC : 0;
+	    grant_writes(&c) < 0 || grant_devices(&c) < 0 ? EXIT_SBEXEC : 0;
 	release(&c);
 	if (status != 0 && l->why == NULL)
 		l->why = xasprintf("Landlock: %s", strerror(errno));

@@ -2,6 +2,7 @@
 #ifndef SBEXEC_LANDLOCK_H
 #define SBEXEC_LANDLOCK_H
 
+#include "devices.h"
 #include "policy.h"
 #include "util.h"
 
@@ -29,12 +30,13 @@ const char *landlock_cost(int abi);
 
 /* In sbexec: the ruleset for POL run from CWD, built from the policy's
  * paths opened now, after MADE, the plan of mounts.c for them (one made
- * for bwrap, whose trial failed), or one made here when NULL. 0, or 125
+ * for bwrap, whose trial failed), or one made here when NULL, and the
+ * devices DV (devices.c), read, write and ioctl on each node. 0, or 125
  * (or 126 for a hidden CWD) with the reason in l->why: too old a
  * kernel, or a writable tree holding what Landlock cannot carve out of
  * it. */
 int landlock_plan(const struct policy *pol, const char *cwd,
-    struct plan *made, struct landlock *l);
+    struct plan *made, const struct devices *dv, struct landlock *l);
 
 /* In the command's process, before exec: its own /proc/PID, then
  * no_new_privs, landlock_restrict_self and the seccomp filter. -1 with

@@ -402,6 +402,11 @@ static int check_cwd(struct plan *p, const char *cwd)
 	return -1;
 }
 
+int mounts_hides(const struct plan *p, const char *path)
+{
+	return view_at(p, p->n, path) == HIDDEN;
+}
+
 void mounts_free(struct plan *p)
 {
 	free(p->why);

@@ -51,4 +51,7 @@ void mounts_emit(struct plan *p, struct strv *out, struct fdv *keep,
     struct expect *e);
 void mounts_free(struct plan *p);
 
+/* 1 when the plan hides PATH (a denyRead at or above it, not undone). */
+int mounts_hides(const struct plan *p, const char *path);
+
 #endif

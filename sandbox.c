@@ -67,6 +67,47 @@ static void weaker_proc(struct strv *out, struct expect *e)
 		expect_mount(e, "/proc", EXPECT_BIND, st.st_dev, st.st_ino);
 }
 
+/* A device the filesystem rules hide is refused on either backend: the
+ * policy says two things of one node, and Landlock's rule on the node
+ * would quietly win over the denyRead. */
+static int devices_shown(const struct plan *p, const struct devices *d,
+    char **why)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (mounts_hides(p, d->v[i].path)) {
+			*why = xasprintf("devices: %s lies inside what the "
+			    "policy hides (filesystem.denyRead, privateTmp or "
+			    "the audit's directory); hide it or admit it, not "
+			    "both", d->v[i].path);
+			return -1;
+		}
+	return 0;
+}
+
+/* Each device bound by its descriptor: bwrap 0.8 has no --dev-bind-fd,
+ * and its --bind-fd mounts nodev (no device opens), so the source is
+ * the descriptor's /proc/self/fd link, which mount(2) follows to the
+ * object itself, not to a name. After every other mount, so that none
+ * covers it; verify.c checks what lies there. */
+static void bind_devices(const struct devices *d, struct strv *out,
+    struct fdv *keep, struct expect *e)
+{
+	char src[32];
+	int fd;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if ((fd = fcntl(d->v[i].fd, F_DUPFD_CLOEXEC, 10)) < 0)
+			die(EXIT_SBEXEC, "devices: %s", d->v[i].path);
+		snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
+		strv_add(out, "--dev-bind", src, d->v[i].path);
+		expect_mount(e, d->v[i].path, EXPECT_BIND, d->v[i].dev,
+		    d->v[i].ino);
+		keep->v = xreallocarray(keep->v, keep->n + 1,
+		    sizeof(*keep->v));
+		keep->v[keep->n++] = fd;
+	}
+}
+
 static int sandbox_argv(const struct policy *pol, const struct command *cmd,
     char *const *args, struct sandbox_io *io, struct strv *out,
     char **why)
@@ -74,6 +115,8 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	struct plan p;
 	int status = mounts_plan(pol, io->cwd, &p);
 
+	if (status == 0 && devices_shown(&p, &io->devices, &p.why) < 0)
+		status = EXIT_SBEXEC;
 	if (status != 0) {
 		*why = xstrdup(p.why);
 		mounts_free(&p);
@@ -95,6 +138,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 		strv_add(out, "--proc", "/proc", NULL);
 	kernfs_emit(out, &io->expect);
 	mounts_emit(&p, out, &io->keep, &io->expect);
+	bind_devices(&io->devices, out, &io->keep, &io->expect);
 	/* bwrap's /dev is a tmpfs: read-only, it holds no RAM (its device
 	 * nodes stay writable). Last, so that mounts below it can be made. */
 	strv_add(out, "--remount-ro", "/dev", NULL);
@@ -176,16 +220,24 @@ static int landlock_argv(const struct policy *pol,
 		    io->fallback ? ")" : "");
 		return EXIT_SBEXEC;
 	}
-	status = landlock_plan(pol, io->cwd, io->plan, &io->landlock);
-	if (io->plan != NULL) {
-		mounts_free(io->plan);
-		free(io->plan);
-		io->plan = NULL;
+	if (io->plan == NULL) {
+		io->plan = xmalloc(sizeof(*io->plan));
+		status = mounts_plan(pol, io->cwd, io->plan);
+	} else {
+		status = 0;
 	}
-	if (status != 0) {
+	if (status == 0 && devices_shown(io->plan, &io->devices, why) < 0)
+		status = EXIT_SBEXEC;
+	else if (status != 0)
+		*why = xstrdup(io->plan->why);
+	if (status == 0 && (status = landlock_plan(pol, io->cwd, io->plan,
+	    &io->devices, &io->landlock)) != 0)
 		*why = xstrdup(io->landlock.why);
+	mounts_free(io->plan);
+	free(io->plan);
+	io->plan = NULL;
+	if (status != 0)
 		return status;
-	}
 	strv_pushn(&io->masked, (const char *const *)io->landlock.masked.v,
 	    io->landlock.masked.n);
 	push_command(pol, cmd, args, out);
@@ -198,6 +250,8 @@ int sandbox_build(const struct policy *pol, const struct command *cmd,
 {
 	io->landlock.ruleset = -1;
 	io->backend = BACKEND_BWRAP;
+	if (devices_open(&pol->devices, &io->devices, why) < 0)
+		return EXIT_SBEXEC;
 	io->trial = pol->backend == BACKEND_AUTO && io->can_try;
 	if (pol->backend == BACKEND_LANDLOCK || (pol->backend ==
 	    BACKEND_AUTO && !io->trial && !bwrap_works(pol, &io->fallback)))

@@ -2,6 +2,7 @@
 #ifndef SBEXEC_SANDBOX_H
 #define SBEXEC_SANDBOX_H
 
+#include "devices.h"
 #include "landlock.h"
 #include "mounts.h"
 #include "policy.h"
@@ -16,6 +17,7 @@ struct sandbox_io {
 	struct fdv keep;	/* out: descriptors bwrap must inherit */
 	struct strv masked;	/* out: protected names left as links */
 	struct expect expect;	/* out: the sandbox as planned */
+	struct devices devices;	/* out: the policy's, opened once */
 	struct landlock landlock;	/* out: the Landlock backend's */
 	enum backend backend;	/* out: the one that runs */
 	char *fallback;		/* out: why auto fell back to Landlock */
