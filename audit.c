@@ -322,7 +322,7 @@ static int emit(struct json *j, enum record kind)
 static void loud(struct json *j, const struct policy *pol,
     const struct command *cmd, const struct audit_run *r)
 {
-	const char *why[8], *fallback = r->fallback;
+	const char *why[9], *fallback = r->fallback;
 	size_t n = 0;
 
 	if (cmd->bypass)
@@ -336,6 +336,9 @@ static void loud(struct json *j, const struct policy *pol,
 		why[n++] = "network: host";
 	if (pol->allow_unix_sockets && !cmd->bypass)
 		why[n++] = "allowUnixSockets: Unix sockets may be opened";
+	if (pol->devices.n > 0 && !cmd->bypass)
+		why[n++] = "devices: host device nodes are open to the "
+		    "command, each a kernel driver's attack surface";
 	if (fallback != NULL && !cmd->bypass)
 		why[n++] = fallback;
 	if (r->no_cgroup != NULL)

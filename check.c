@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cgroup.h"
 #include "check.h"
+#include "devices.h"
 #include "netpolicy.h"
 #include "landlock.h"
 #include "path.h"
@@ -91,6 +93,42 @@ static void print_network(const struct policy *pol)
 		printf("  %-10s %s (otherwise refused as a private address)\n",
 		    "address", s);
 		free(s);
+	}
+}
+
+static void print_node(const char *label, const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISCHR(st.st_mode))
+		printf("  %-10s %s (%u:%u)\n", label, path, major(st.st_rdev),
+		    minor(st.st_rdev));
+	else
+		printf("  %-10s %s (not a character device: runs are "
+		    "refused)\n", label, path);
+}
+
+/* DESIGN 12: each entry of devices, a set as it resolves here. */
+static void print_devices(const struct policy *pol)
+{
+	struct strv m;
+
+	if (pol->devices.n == 0)
+		return;
+	printf("devices (beside null, zero, full, random, urandom, tty; "
+	    "each opens a kernel driver to the command):\n");
+	for (size_t i = 0; i < pol->devices.n; i++) {
+		if (!devices_is_set(pol->devices.v[i])) {
+			print_node("path", pol->devices.v[i]);
+			continue;
+		}
+		m = (struct strv){ 0 };
+		devices_members(pol->devices.v[i], &m);
+		if (m.n == 0)
+			printf("  %-10s none here\n", pol->devices.v[i]);
+		for (size_t j = 0; j < m.n; j++)
+			print_node(pol->devices.v[i], m.v[j]);
+		strv_free(&m);
 	}
 }
 
@@ -377,6 +415,7 @@ static void print_body(const struct policy *pol)
 	else
 		printf("  /tmp       the host's, read-only unless allowWrite "
 		    "says otherwise\n");
+	print_devices(pol);
 	print_backend(pol);
 	print_network(pol);
 	print_families(pol);
