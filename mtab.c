@@ -45,19 +45,28 @@ static int covered(const struct mtab *t, const struct mtab_entry *m)
 	return 0;
 }
 
-/* Visible: neither it nor a mount on its way to the root is covered.
- * The walk up is bounded by the table's size (a loop of parents). */
+/* Visible: it is not covered, and no mount on its way to the root is
+ * covered below it. A cover is the child of what it covers, at the same
+ * point: bwrap's /dev and /proc are, and what lies on them (its device
+ * nodes, the policy's devices) is visible through them. The walk up is
+ * bounded by the table's size (a loop of parents). */
 static void mark_visible(struct mtab *t)
 {
-	const struct mtab_entry *up;
+	const struct mtab_entry *up, *next;
 	size_t steps;
+	int hidden;
 
 	for (size_t i = 0; i < t->n; i++) {
 		up = &t->m[i];
-		for (steps = 0; up != NULL && !covered(t, up) &&
-		    steps <= t->n; steps++)
-			up = by_id(t, up->parent);
-		t->m[i].visible = up == NULL;
+		hidden = covered(t, up);
+		for (steps = 0; !hidden && up != NULL && steps <= t->n;
+		    steps++) {
+			next = by_id(t, up->parent);
+			hidden = next != NULL && strcmp(next->mp, up->mp) != 0 &&
+			    covered(t, next);
+			up = next;
+		}
+		t->m[i].visible = !hidden && up == NULL;
 	}
 }
 
