@@ -111,11 +111,17 @@ expected() {
 	"expected_$sec" "$mode" "$who"
 }
 
+# MODE-devices: the policy's "devices" lists DEVICES, which root opens
+# beside the rest (a user cannot: they are 0600 root), and nothing more.
+DEVICES="/dev/kvm /dev/net/tun"
+
 expected_dev() {
 	case $1 in
-	bwrap) printf '%s\n' "$DEV_BWRAP" ;;
+	bwrap*) printf '%s\n' "$DEV_BWRAP" ;;
 	*) printf '%s\n' "$DEV_LANDLOCK" ;;
 	esac | sed 's/^/dev /'
+	[ "${1%-devices}" = "$1" ] || [ "$2" != root ] ||
+		printf 'dev %s rw\n' $DEVICES
 }
 
 # What opens for writing: the writable device nodes, nothing in /proc or
@@ -272,7 +278,9 @@ start_sleepers() {
 # audit file, secret and work directory (the cwd, the only writable
 # place).
 census_dir() {
-	local dir="$D/$2/$1" backend=$1
+	local dir="$D/$2/$1" backend=${1%-devices} devices=
+	[ "$backend" = "$1" ] ||
+		devices=", \"devices\": [\"${DEVICES// /\", \"}\"]"
 	[ "$backend" != container ] || backend=auto
 	[ "$backend" != direct ] && [ "$backend" != container-direct ] ||
 		backend=bwrap
@@ -283,7 +291,7 @@ census_dir() {
 	printf '%s\n' "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\"},
 	  \"audit\": \"$dir/audit.jsonl\", \"sandbox\": \"$backend\",
 	  \"network\": \"none\", \"filesystem\": {\"allowWrite\": [\".\"],
-	  \"denyRead\": [\"$dir/secret.txt\"]}}" >"$dir/policy.json"
+	  \"denyRead\": [\"$dir/secret.txt\"]} $devices}" >"$dir/policy.json"
 	chmod 644 "$dir/policy.json"
 	[ "$2" = root ] || [ "$(id -u)" -ne 0 ] ||
 		chown -R "$CUID:$CGID" "$D/$2"
@@ -297,21 +305,23 @@ census_ff() {
 	case $MODE in
 	direct) as "$WHO" ffmpeg "$@" ;;
 	container-direct) as "$WHO" "$D/in_container" /usr/bin/ffmpeg "$@" ;;
-	container) as "$WHO" "$D/in_container" "$SBEXEC" -p "$p" ffmpeg "$@" ;;
+	container*) as "$WHO" "$D/in_container" "$SBEXEC" -p "$p" ffmpeg "$@" ;;
 	*) as "$WHO" "$SBEXEC" -p "$p" ffmpeg "$@" ;;
 	esac
 }
 
 # census MODE WHO: run the census there once; $D/out/MODE-WHO.out holds
-# its lines, .err its stderr and exit status.
+# its lines, .err its stderr and exit status. With devices, only the
+# sections devices change.
 census() {
-	local f="$D/out/$1-$2" MODE=$1 WHO=$2 DIR rc=0
+	local f="$D/out/$1-$2" MODE=$1 WHO=$2 DIR rc=0 only=
 	[ ! -e "$f.out" ] || return 0
 	DIR=$(census_dir "$1" "$2")
+	[ "${1%-devices}" = "$1" ] || only="dev write"
 	(cd "$DIR/work" && attack census_ff \
 		"pidmax=$(cat /proc/sys/kernel/pid_max)" \
 		"meta=$D/meta/root.txt" "meta=$D/meta/user.txt" \
-		"meta=$DIR/audit.jsonl" "key=$KEY" "mq=/$QNAME") \
+		"meta=$DIR/audit.jsonl" "key=$KEY" "mq=/$QNAME" $only) \
 		>"$f.out" 2>"$f.err" || rc=$?
 	echo "census: exit $rc" >>"$f.err"
 }
@@ -349,7 +359,7 @@ needs() {
 	[ "$who" != root ] || [ "$(id -u)" -eq 0 ] ||
 		skip "runs as root (the tests run as $(id -un))"
 	case $mode in
-	landlock|container)
+	landlock*|container*)
 		[ "$(landlock_abi)" -ge 1 ] ||
 			skip "the kernel has no Landlock" ;;
 	esac
@@ -484,6 +494,16 @@ control_syscalls() {
 @test "dev: landlock, user: only null, zero, full, random, urandom open" { check landlock user dev; }
 @test "dev: container, root: only null, zero, full, random, urandom open" { check container root dev; }
 @test "dev: container, user: only null, zero, full, random, urandom open" { check container user dev; }
+
+@test "dev with devices: bwrap, root: bwrap's --dev nodes and the listed ones" { check bwrap-devices root dev; }
+@test "dev with devices: bwrap, user: the listed nodes (0600 root) add nothing" { check bwrap-devices user dev; }
+@test "dev with devices: landlock, root: null, zero, full, random, urandom and the listed ones" { check landlock-devices root dev; }
+@test "dev with devices: landlock, user: the listed nodes (0600 root) add nothing" { check landlock-devices user dev; }
+@test "dev with devices: container, root: null, zero, full, random, urandom and the listed ones" { check container-devices root dev; }
+@test "dev with devices: container, user: the listed nodes (0600 root) add nothing" { check container-devices user dev; }
+@test "write with devices: bwrap, root: the dev nodes and the listed ones, nothing else" { check bwrap-devices root write; }
+@test "write with devices: landlock, root: the dev nodes and the listed ones, nothing else" { check landlock-devices root write; }
+@test "write with devices: container, root: the dev nodes and the listed ones, nothing else" { check container-devices root write; }
 
 @test "write: bwrap, root: nothing in /proc, /sys, /dev opens for writing but the dev nodes" { check bwrap root write; }
 @test "write: bwrap, user: nothing in /proc, /sys, /dev opens for writing but the dev nodes" { check bwrap user write; }
