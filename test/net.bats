@@ -985,13 +985,15 @@ leak_host() {
 	assert_output --regexp '[Ll]andlock'
 }
 
-@test "--check prints the allow-list, the deny-list and allowAddresses" {
+@test "--check prints the allow-list, the deny-list and allowAddresses, and what a wildcard and a denied name reach" {
 	allow_policy "\"media.test:$HTTP_PORT\", \"*.cdn.test\"" \
-		'"127.0.0.2/32", "10.9.0.0/16"' '"www.cdn.test"'
+		'"127.0.0.2/32", "10.9.0.0/16"' '"www.cdn.test", "*.ads.test"'
 	run -0 sbx --check
-	assert_output --partial "media.test:$HTTP_PORT"
-	assert_output --partial '*.cdn.test'
-	assert_output --partial www.cdn.test
+	assert_line "  allow      media.test:$HTTP_PORT"
+	assert_line '  allow      *.cdn.test (every name below it, and whatever their front ends serve under any Host header)'
+	assert_line '  deny       www.cdn.test (and every allowed name that shares an address with it)'
+	assert_line '  deny       *.ads.test (by name only: a wildcard has no address to look up)'
+	assert_output --partial "a tunnel carries only TLS naming its host"
 	assert_output --partial 127.0.0.2/32
 	assert_output --partial 10.9.0.0/16
 	refute_line "network: none (loopback only)"
