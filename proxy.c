@@ -156,6 +156,16 @@ static char *shown(const char *s)
 	return xasprintf("%.*s...[cut: %zu bytes]", SHOWN_MAX, s, n);
 }
 
+/* S for the terminal stderr may be: a byte that is not printable ASCII,
+ * which could drive it, as '?' (the record keeps it, JSON-escaped). */
+static char *printable(char *s)
+{
+	for (char *p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			*p = '?';
+	return s;
+}
+
 /* One more refused or failed request: is it said and recorded? */
 static void count_refusal(struct proxy *px, struct conn *c)
 {
@@ -206,7 +216,7 @@ static void reply(struct conn *c, int status, const char *why)
 	static const struct { int code; const char *text; } texts[] = {
 		{ 400, "Bad Request" }, { 403, "Forbidden" },
 		{ 405, "Method Not Allowed" }, { 502, "Bad Gateway" },
-		{ 504, "Gateway Timeout" },
+		{ 504, "Gateway Timeout" }, { 505, "HTTP Version Not Supported" },
 	};
 	const char *text = "Error";
 
@@ -232,7 +242,8 @@ static const char *what(const struct conn *c)
  * past SAID_MAX. */
 static void said(struct proxy *px, struct conn *c, char *why)
 {
-	char *target = shown(what(c)), *reason = shown(why);
+	char *target = printable(shown(what(c)));
+	char *reason = printable(shown(why));
 
 	c->parsed = 1;
 	c->reason = why;
@@ -300,8 +311,8 @@ static size_t deny_names(const struct proxy *px, const struct conn *c,
 	size_t n = 0;
 
 	for (size_t i = 0; i < px->np->ndeny; i++)
-		if (!px->np->deny[i].wildcard && (px->np->deny[i].port == 0 ||
-		    px->np->deny[i].port == c->req.port))
+		if (!px->np->deny[i].wildcard && host_rule_denies(
+		    &px->np->deny[i], c->req.port, c->req.connect))
 			out[n++] = px->np->deny[i].name;
 	return n;
 }

@@ -1037,3 +1037,118 @@ leak_host() {
 	# summary comes after the run).
 	assert [ "$(audit_get end 'r["stderrBytes"]')" -ge "$(head -n 16 <<<"$stderr" | wc -c)" ]
 }
+
+# ---- entries with a scheme, refused-request records (issue 23 items 2, 5)
+
+# talk_py: talk.py in the cwd, as in "raw requests to the proxy": each
+# argument a raw request on its own connection, the answer's status line
+# printed.
+talk_py() {
+	cat >talk.py <<-'PY'
+		import socket, sys
+		for req in sys.argv[1:]:
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(req.replace("\\r\\n", "\r\n").encode())
+		    data = b""
+		    while b"\r\n" not in data:
+		        chunk = s.recv(4096)
+		        if not chunk:
+		            break
+		        data += chunk
+		    print(data.split(b"\r\n")[0].decode("latin-1") or "(closed)")
+	PY
+}
+
+# talk REQUEST...: talk.py inside the sandbox, through sbexec.
+talk() {
+	in_ns "$SBEXEC" sh -c '/usr/bin/python3 talk.py "$@"' sh "$@"
+}
+
+@test "allow-list: an https:// entry admits CONNECT only, an http:// entry GET and HEAD only (a bare host both)" {
+	local tls="https://media.test/clip.mp4?scheme" plain="http://media.test/clip.mp4?scheme"
+	allow_policy '"media.test"'
+	run -0 probe "$BIN/ffprobe" "$tls"
+	assert_output 1
+	run -0 probe "$BIN/ffprobe" "$plain"
+	assert_output 1
+	allow_policy '"https://media.test"'
+	run -0 probe "$BIN/ffprobe" "$tls"
+	assert_output 1
+	mark_audit
+	run probe "$BIN/ffprobe" "$plain"
+	assert_command_failed
+	refute_output 1
+	assert_refused media.test
+	allow_policy '"http://media.test"'
+	run -0 probe "$BIN/ffprobe" "$plain"
+	assert_output 1
+	mark_audit
+	run probe "$BIN/ffprobe" "$tls"
+	assert_command_failed
+	refute_output 1
+	assert_refused media.test
+}
+
+@test "allow-list: an http:// entry with a port admits no CONNECT to it, which a bare host:port does" {
+	talk_py
+	local connect="CONNECT media.test:$HTTP_PORT HTTP/1.1\r\n\r\n"
+	allow_policy "\"media.test:$HTTP_PORT\""
+	run -0 --separate-stderr talk "$connect"
+	assert_output --regexp '^HTTP/1\.[01] 200 '
+	allow_policy "\"http://media.test:$HTTP_PORT\""
+	run -0 --separate-stderr talk "$connect"
+	assert_output --regexp '^HTTP/1\.[01] 403 '
+	run -0 probe "$BIN/ffprobe" "http://media.test:$HTTP_PORT/clip.mp4"
+	assert_output 1
+}
+
+@test "allow-list: an entry with another scheme, a path or user-info refuses the policy; --check prints the scheme" {
+	local e
+	for e in ftp://media.test https://media.test/ http://media.test/clip.mp4 \
+	    https://user@media.test; do
+		allow_policy "\"media.test\", \"$e\""
+		run -125 "$BIN/ffprobe" -version
+		assert_output --partial "network.allow[1]"
+		assert_output --partial "\"$e\""
+	done
+	allow_policy '"https://media.test:8443", "http://*.cdn.test"' \
+		'"127.0.0.2/32"' '"https://www.cdn.test"'
+	run -0 sbx --check
+	assert_output --partial 'https://media.test:8443'
+	assert_output --partial 'http://*.cdn.test'
+	assert_output --partial 'https://www.cdn.test'
+}
+
+@test "allow-list: a refused request is recorded with what it asked (DELETE, POST); a bad HTTP version is 505 or 400" {
+	talk_py
+	allow_policy "\"media.test:$HTTP_PORT\""
+	local h="media.test:$HTTP_PORT"
+	mark_audit
+	run -0 --separate-stderr talk \
+		"DELETE http://$h/clip.mp4?rec=delete HTTP/1.1\r\nHost: $h\r\n\r\n" \
+		"POST http://$h/clip.mp4?rec=post HTTP/1.1\r\nHost: $h\r\nContent-Length: 0\r\n\r\n" \
+		"GET http://$h/clip.mp4?rec=v99 HTTP/9.9\r\nHost: $h\r\n\r\n" \
+		"GET http://$h/clip.mp4?rec=v1x HTTP/1.x\r\nHost: $h\r\n\r\n"
+	[ "${#lines[@]}" -eq 4 ] || fail "4 status lines expected: $output"
+	assert_line --index 0 --regexp '^HTTP/1\.[01] 405 '
+	assert_line --index 1 --regexp '^HTTP/1\.[01] 405 '
+	assert_line --index 2 --regexp '^HTTP/1\.[01] 505 '
+	assert_line --index 3 --regexp '^HTTP/1\.[01] 400 '
+	run grep 'rec=' "$ORIGIN_LOG"
+	assert_failure
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" "$h" <<-'PY'
+		import json, sys
+		path, mark, h = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+		recs = [json.loads(l) for l in open(path).read().splitlines()[mark:]]
+		net = [r for r in recs if r["type"] == "net"]
+		want = [("DELETE", "delete"), ("POST", "post"), ("GET", "v99"),
+		        ("GET", "v1x")]
+		assert len(net) == 4, net
+		for r, (method, rec) in zip(net, want):
+		    assert r["allowed"] is False, r
+		    assert r["method"] == method and r["host"] == "media.test", r
+		    assert r["port"] == int(h.split(":")[1]), r
+		    assert r["target"] == "http://%s/clip.mp4?rec=%s" % (h, rec), r
+	PY
+	assert_equal "$(grep -c "network: refused DELETE http://$h/" <<<"$stderr")" 1
+}
