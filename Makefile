@@ -24,7 +24,7 @@ SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c netpolicy.c \
 	sandbox.c kernfs.c mounts.c mntns.c mtab.c verify.c \
 	landlock.c caps.c guard.c audit.c json.c sha256.c \
 	supervise.c spawn.c trial.c cgroup.c pty.c say.c outcome.c tree.c pump.c \
-	check.c util.c netns.c proxy.c proxyreq.c resolve.c
+	check.c util.c netns.c proxy.c proxyreq.c tlshello.c resolve.c
 OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec
@@ -58,12 +58,14 @@ build:
 # Unit drivers, fuzzers and the sanitizer build use the host's glibc.
 HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -I. -I$(CJSON_SRC)
 UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
-	build/test/quote_roundtrip build/test/unit_net build/test/unit_util
+	build/test/quote_roundtrip build/test/unit_net build/test/unit_util \
+	build/test/unit_tls
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 POLICY_SRCS = policy.c schema.c keys.c commands.c netpolicy.c path.c trust.c \
 	programs.c decide.c env.c devices.c sha256.c util.c $(CJSON_SRC)/cJSON.c
-FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz
+FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz \
+	build/fuzz/tlshello_fuzz
 FUZZ_TIME ?= 60
 
 build/test/unit_quote: test/unit_quote.c quote.c util.c
@@ -72,6 +74,7 @@ build/test/unit_env: test/unit_env.c env.c util.c
 build/test/unit_sha256: test/unit_sha256.c sha256.c
 build/test/unit_net: test/unit_net.c netpolicy.c proxyreq.c util.c
 build/test/unit_util: test/unit_util.c util.c
+build/test/unit_tls: test/unit_tls.c tlshello.c netpolicy.c util.c
 $(UNITS): test/tap.h | build
 	mkdir -p build/test
 	$(HOSTCC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
@@ -79,6 +82,7 @@ $(UNITS): test/tap.h | build
 build/fuzz/policy_fuzz: fuzz/policy_fuzz.c $(POLICY_SRCS)
 build/fuzz/quote_fuzz: fuzz/quote_fuzz.c quote.c util.c
 build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c proxyreq.c netpolicy.c util.c
+build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c tlshello.c netpolicy.c util.c
 $(FUZZERS): | build
 	mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^

@@ -455,6 +455,7 @@ int audit_net(const struct audit_net *n)
 		json_null(&j, "port");
 	json_str_max(&j, "target", n->target, SHARE_TARGET);
 	json_str_max(&j, "address", n->address, SHARE_NAME);
+	json_str_max(&j, "sni", n->sni, SHARE_PATH);
 	json_bool(&j, "allowed", n->reason == NULL);
 	json_str_max(&j, "reason", n->reason, SHARE_REASON);
 	json_str_max(&j, "error", n->error, SHARE_REASON);

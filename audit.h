@@ -53,6 +53,7 @@ int audit_finish(const struct audit_end *end);
  * allowed; ERROR says why an allowed one failed (resolve, connect). */
 struct audit_net {
 	const char *method, *host, *target, *address, *reason, *error;
+	const char *sni;	/* a tunnel's TLS server name, as sent */
 	int port;
 	long long bytes_up, bytes_down;
 };

@@ -61,14 +61,32 @@ static void print_families(const struct policy *pol)
 	    unix_ ? unix_ : inet ? "" : "none");
 }
 
-static void print_hosts(const char *label, const struct host_rule *r,
-    size_t n)
+/* What an entry admits or refuses beyond its name (DESIGN 11): a
+ * tunnel carries only TLS naming the host it was opened for, but sbexec
+ * does not see the Host header inside, so an allowed name's front end
+ * may serve others; a denied name is looked up, and refuses any name
+ * that shares an address with it, unless it is a wildcard. */
+static const char *host_note(const struct host_rule *r, int deny)
 {
+	if (deny)
+		return r->wildcard ? "by name only: a wildcard has no address "
+		    "to look up" : "and every allowed name that shares an "
+		    "address with it";
+	return r->wildcard ? "every name below it, and whatever their front "
+	    "ends serve under any Host header" : NULL;
+}
+
+static void print_hosts(const char *label, const struct host_rule *r,
+    size_t n, int deny)
+{
+	const char *note;
 	char *s;
 
 	for (size_t i = 0; i < n; i++) {
 		s = host_rule_str(&r[i]);
-		printf("  %-10s %s\n", label, s);
+		note = host_note(&r[i], deny);
+		printf("  %-10s %s%s%s%s\n", label, s, note ? " (" : "",
+		    note ? note : "", note ? ")" : "");
 		free(s);
 	}
 }
@@ -85,9 +103,10 @@ static void print_network(const struct policy *pol)
 		return;
 	}
 	printf("network: http(s) through sbexec's proxy to these hosts only "
-	    "(port 443 for https, 80 for http unless given; bwrap only):\n");
-	print_hosts("allow", np->allow, np->nallow);
-	print_hosts("deny", np->deny, np->ndeny);
+	    "(port 443 for https, 80 for http unless given; bwrap only; a "
+	    "tunnel carries only TLS naming its host):\n");
+	print_hosts("allow", np->allow, np->nallow, 0);
+	print_hosts("deny", np->deny, np->ndeny, 1);
 	for (size_t i = 0; i < np->naddrs; i++) {
 		s = cidr_str(&np->addrs[i]);
 		printf("  %-10s %s (otherwise refused as a private address)\n",

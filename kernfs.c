@@ -27,6 +27,12 @@ static const char *const read_only[] = {
 	 * watches the host's pressure (any user may, since Linux 6.5). Not
 	 * in runc's lists; found by test/census.bats. */
 	"/proc/pressure",
+	/* Mode 0644 where the kernel has CONFIG_DYNAMIC_DEBUG (Debian's
+	 * do; this host's does not): a write turns on any pr_debug of the
+	 * kernel and its modules, flooding the host's log and leaking
+	 * pointers there. Found by census.bats in the VM rig's 6.1 and
+	 * 6.12. */
+	"/proc/dynamic_debug",
 };
 
 /* Read by uid 0 with no capability: timers and their owners, keys'

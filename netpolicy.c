@@ -61,12 +61,55 @@ static int port_parse(const char *s, int *port)
 	return 0;
 }
 
+/* An entry's schemes as written; "" is the bare form, for printing. */
+static const struct {
+	const char *prefix;
+	enum rule_scheme scheme;
+} schemes[] = {
+	{ "", SCHEME_ANY },
+	{ "https://", SCHEME_HTTPS },
+	{ "http://", SCHEME_HTTP },
+};
+
+/* The scheme S starts with, if any, and S past it. Another scheme, a
+ * path, a query or user-info makes no entry (NULL, *WHY): each would
+ * read as a URL whose other parts the proxy never checks. */
+static const char *scheme_parse(const char *s, enum rule_scheme *scheme,
+    const char **why)
+{
+	size_t n;
+
+	*scheme = SCHEME_ANY;
+	for (size_t i = 1; i < sizeof(schemes) / sizeof(*schemes); i++) {
+		n = strlen(schemes[i].prefix);
+		if (strncmp(s, schemes[i].prefix, n) == 0) {
+			*scheme = schemes[i].scheme;
+			s += n;
+			break;
+		}
+	}
+	if (strstr(s, "://") != NULL)
+		*why = "the only schemes are \"https://\" and \"http://\"";
+	else if (strchr(s, '@') != NULL)
+		*why = "user-info: an entry is [https://|http://]host[:port]";
+	else if (strpbrk(s, "/?#") != NULL)
+		*why = "a path or a trailing '/': an entry is "
+		    "[https://|http://]host[:port]";
+	else
+		return s;
+	return NULL;
+}
+
 int host_rule_parse(const char *s, struct host_rule *r, const char **why)
 {
-	const char *colon = strchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	const char *colon;
+	size_t len;
 
 	*r = (struct host_rule){ 0 };
+	if ((s = scheme_parse(s, &r->scheme, why)) == NULL)
+		return -1;
+	colon = strchr(s, ':');
+	len = colon ? (size_t)(colon - s) : strlen(s);
 	if (colon != NULL && port_parse(colon + 1, &r->port) < 0) {
 		*why = "the port after ':' must be 1 to 65535";
 		return -1;
@@ -77,7 +120,7 @@ int host_rule_parse(const char *s, struct host_rule *r, const char **why)
 		len -= 2;
 	}
 	if ((*why = name_check(s, len)) != NULL) {
-		if (strchr(s, '*') != NULL)
+		if (memchr(s, '*', len) != NULL)
 			*why = "the only wildcard is a leading \"*.\"";
 		return -1;
 	}
@@ -170,28 +213,49 @@ static int name_match(const struct host_rule *r, const char *host)
 	    strcmp(host + h - n, r->name) == 0;
 }
 
-static int port_match(const struct host_rule *r, int port, int connect)
+/* Does R let a request to PORT through, CONNECT or GET/HEAD? */
+static int admits(const struct host_rule *r, int port, int connect)
 {
+	if (r->scheme == (connect ? SCHEME_HTTP : SCHEME_HTTPS))
+		return 0;
 	return port == (r->port ? r->port : connect ? 443 : 80);
+}
+
+/* A deny entry reads as an allow entry does, but a bare "host" denies
+ * every port, both ways: deny wins, so it is the broad reading. */
+int host_rule_denies(const struct host_rule *r, int port, int connect)
+{
+	if (r->scheme == SCHEME_ANY && r->port == 0)
+		return 1;
+	return admits(r, port, connect);
 }
 
 const char *netpolicy_host(const struct netpolicy *np, const char *host,
     int port, int connect)
 {
-	int named = 0;
+	enum rule_scheme other = connect ? SCHEME_HTTP : SCHEME_HTTPS;
+	int named = 0, schemed = 0;
 
 	for (size_t i = 0; i < np->ndeny; i++)
-		if (name_match(&np->deny[i], host) && (np->deny[i].port == 0 ||
-		    np->deny[i].port == port))
+		if (name_match(&np->deny[i], host) &&
+		    host_rule_denies(&np->deny[i], port, connect))
 			return "denied";
 	for (size_t i = 0; i < np->nallow; i++) {
 		if (!name_match(&np->allow[i], host))
 			continue;
-		if (port_match(&np->allow[i], port, connect))
+		if (admits(&np->allow[i], port, connect))
 			return NULL;
-		named = 1;
+		if (np->allow[i].scheme == other)
+			schemed = 1;
+		else
+			named = 1;
 	}
-	return named ? "port not allowed" : "host not allowed";
+	if (named)
+		return "port not allowed";
+	if (schemed)
+		return connect ? "CONNECT not allowed: the entry is http://" :
+		    "plain http not allowed: the entry is https://";
+	return "host not allowed";
 }
 
 /* ---- addresses */
@@ -223,6 +287,9 @@ static const struct range v4[] = {
 static const struct range v6[] = {
 	{ { 0 }, 96, "unspecified, loopback or IPv4-compatible" },
 	{ { 0x01, 0x00 }, 64, "discard" },
+	/* RFC 8215 local-use NAT64: never a public destination, and its
+	 * /48 layout puts the IPv4 address around the u octet. */
+	{ { 0x00, 0x64, 0xff, 0x9b, 0x00, 0x01 }, 48, "NAT64 local-use" },
 	{ { 0x20, 0x01, 0x0d, 0xb8 }, 32, "documentation" },
 	{ { 0x20, 0x01, 0x00, 0x10 }, 28, "reserved (ORCHID)" },
 	{ { 0x3f, 0xff }, 20, "documentation" },
@@ -270,37 +337,59 @@ static const char *check_v4(const struct netpolicy *np,
 	return range_of(a, v4, sizeof(v4) / sizeof(*v4));
 }
 
-/* The IPv4 address an IPv6 form carries: mapped ::ffff:0:0/96, NAT64
- * 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32
- * (its server, and its client, stored inverted). Up to two, in OUT. */
-static int embedded(const unsigned char *a, unsigned char out[2][4])
+/* The IPv4 address a form of the first 12 bytes carries in the last 4:
+ * mapped ::ffff:0:0/96, SIIT translated ::ffff:0:0:0/96 (RFC 2765),
+ * NAT64 64:ff9b::/96 (RFC 6052). */
+static int carried(const unsigned char *a)
 {
-	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
-	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
-	static const unsigned char nat64l[6] = { 0, 0x64, 0xff, 0x9b, 0, 1 };
+	static const unsigned char forms[][12] = {
+		{ [10] = 0xff, [11] = 0xff },
+		{ [8] = 0xff, [9] = 0xff },
+		{ 0, 0x64, 0xff, 0x9b },
+	};
 
-	if (memcmp(a, mapped, 12) == 0 || memcmp(a, nat64, 12) == 0 ||
-	    memcmp(a, nat64l, 6) == 0) {
-		memcpy(out[0], a + 12, 4);
-		return 1;
-	}
-	if (a[0] == 0x20 && a[1] == 0x02) {
-		memcpy(out[0], a + 2, 4);
-		return 1;
-	}
-	if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0 && a[3] == 0) {
-		memcpy(out[0], a + 4, 4);
-		for (int i = 0; i < 4; i++)
-			out[1][i] = (unsigned char)~a[12 + i];
-		return 2;
-	}
+	for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++)
+		if (memcmp(a, forms[i], 12) == 0)
+			return 1;
 	return 0;
+}
+
+/* An ISATAP interface identifier (RFC 5214), in any /64: 00-00-5e-fe,
+ * then the IPv4 address; the u and g bits of the first byte are ignored
+ * (fail closed: 02-00-5e-fe is the "global" spelling). */
+static int isatap(const unsigned char *a)
+{
+	return (a[8] & 0xfc) == 0 && a[9] == 0 && a[10] == 0x5e &&
+	    a[11] == 0xfe;
+}
+
+/* The IPv4 addresses an IPv6 form carries: those of carried(), 6to4
+ * 2002::/16, Teredo 2001::/32 (its server, and its client, stored
+ * inverted), and an ISATAP identifier, which may follow any prefix,
+ * 6to4 and Teredo included. Up to three, in OUT. */
+static int embedded(const unsigned char *a, unsigned char out[3][4])
+{
+	int n = 0;
+
+	if (carried(a)) {
+		memcpy(out[n++], a + 12, 4);
+	} else if (a[0] == 0x20 && a[1] == 0x02) {
+		memcpy(out[n++], a + 2, 4);
+	} else if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0 && a[3] == 0) {
+		memcpy(out[n++], a + 4, 4);
+		for (int i = 0; i < 4; i++)
+			out[n][i] = (unsigned char)~a[12 + i];
+		n++;
+	}
+	if (isatap(a))
+		memcpy(out[n++], a + 12, 4);
+	return n;
 }
 
 static const char *check_v6(const struct netpolicy *np,
     const unsigned char *a)
 {
-	unsigned char v4a[2][4];
+	unsigned char v4a[3][4];
 	int n = embedded(a, v4a);
 	const char *what;
 
@@ -368,11 +457,16 @@ void netpolicy_free(struct netpolicy *np)
 
 char *host_rule_str(const struct host_rule *r)
 {
+	const char *scheme = "";
 	char port[8] = "";
 
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(*schemes); i++)
+		if (schemes[i].scheme == r->scheme)
+			scheme = schemes[i].prefix;
 	if (r->port)
 		snprintf(port, sizeof(port), ":%d", r->port);
-	return xasprintf("%s%s%s", r->wildcard ? "*." : "", r->name, port);
+	return xasprintf("%s%s%s%s", scheme, r->wildcard ? "*." : "",
+	    r->name, port);
 }
 
 char *cidr_str(const struct cidr *c)

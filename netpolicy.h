@@ -8,11 +8,20 @@
 
 #define HOST_MAX 253		/* a DNS name, without a trailing dot */
 
+/* What an entry's scheme lets through (sbexec.json(5)). */
+enum rule_scheme {
+	SCHEME_ANY,		/* "host[:port]": CONNECT and GET/HEAD */
+	SCHEME_HTTPS,		/* "https://": CONNECT only, default 443 */
+	SCHEME_HTTP,		/* "http://": GET/HEAD only, default 80 */
+};
+
 struct host_rule {
 	char *name;		/* lowercase; for "*.d", d */
 	int wildcard;		/* "*.d": subdomains of d, not d itself */
-	int port;		/* 0: in allow, 443 for CONNECT and 80 for
-				 * GET/HEAD; in deny, every port */
+	int port;		/* 0 (not written): in allow, 443 for CONNECT
+				 * and 80 for GET/HEAD; in deny without a
+				 * scheme, every port */
+	enum rule_scheme scheme;
 };
 
 struct cidr {
@@ -28,8 +37,9 @@ struct netpolicy {
 	size_t naddrs;
 };
 
-/* Parse one entry of allow or deny: "name", "*.name", with ":port".
- * 0, or -1 with the reason in *WHY (static). */
+/* Parse one entry of allow or deny: "name" or "*.name", with ":port",
+ * after "https://" or "http://". 0, or -1 with the reason in *WHY
+ * (static). */
 int host_rule_parse(const char *s, struct host_rule *r, const char **why);
 
 /* Parse one entry of allowAddresses: "a.b.c.d/n" or "x::y/n" (an address
@@ -44,9 +54,15 @@ int host_normalise(const char *host, size_t len, char *out,
     const char **why);
 
 /* May a request reach HOST:PORT (normalised)? CONNECT says which
- * default port applies. NULL when allowed, else why not. */
+ * default port and which schemes apply. NULL when allowed, else why
+ * not. */
 const char *netpolicy_host(const struct netpolicy *np, const char *host,
     int port, int connect);
+
+/* Does deny entry R cover a request to PORT (CONNECT or GET/HEAD)? A
+ * bare "host" covers every port, "host:port" that port, a scheme only
+ * what the same entry admits in allow. The name is not compared. */
+int host_rule_denies(const struct host_rule *r, int port, int connect);
 
 /* Is a resolved address one to connect to? NULL when it is public or
  * allowAddresses covers it, else the class that refuses it
@@ -57,7 +73,8 @@ const char *netpolicy_addr(const struct netpolicy *np,
 struct netpolicy *netpolicy_copy(const struct netpolicy *np);
 void netpolicy_free(struct netpolicy *np);
 
-/* "host", "*.host:port": the rule as the policy wrote it (allocated). */
+/* "host", "*.host:port", "https://host": the rule as the policy wrote
+ * it (allocated). */
 char *host_rule_str(const struct host_rule *r);
 char *cidr_str(const struct cidr *c);
 

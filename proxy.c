@@ -21,6 +21,7 @@
 #include "proxy.h"
 #include "proxyreq.h"
 #include "resolve.h"
+#include "tlshello.h"
 #include "util.h"
 
 #define FLOW_SIZE (256 * 1024)	/* a pipe's capacity, each way */
@@ -35,7 +36,11 @@
 #define SAID_MAX 16
 #define SHOWN_MAX 200
 
-enum cstate { C_FREE, C_HEAD, C_RESOLVE, C_CONNECT, C_RELAY, C_REPLY };
+/* C_HELLO: a CONNECT tunnel answered "200", relaying nothing until its
+ * first record is a ClientHello for the CONNECT host (tlshello.c). */
+enum cstate {
+	C_FREE, C_HEAD, C_RESOLVE, C_CONNECT, C_HELLO, C_RELAY, C_REPLY
+};
 
 /* One direction: a pipe that splice(2) moves the bytes through, from
  * one socket to the other, never copied into sbexec. */
@@ -54,6 +59,9 @@ struct conn {
 	size_t head_len;
 	int parsed;		/* a request line was read: it is recorded */
 	struct proxy_req req;
+	unsigned char *hello;	/* C_HELLO: the tunnel's first bytes */
+	size_t hello_len;
+	char sni[HOST_MAX + 1];	/* the server name the hello sent */
 	struct answer ans;	/* the checked addresses */
 	int next;		/* the one to try next */
 	char address[INET6_ADDRSTRLEN];
@@ -148,6 +156,16 @@ static char *shown(const char *s)
 	return xasprintf("%.*s...[cut: %zu bytes]", SHOWN_MAX, s, n);
 }
 
+/* S for the terminal stderr may be: a byte that is not printable ASCII,
+ * which could drive it, as '?' (the record keeps it, JSON-escaped). */
+static char *printable(char *s)
+{
+	for (char *p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			*p = '?';
+	return s;
+}
+
 /* One more refused or failed request: is it said and recorded? */
 static void count_refusal(struct proxy *px, struct conn *c)
 {
@@ -160,6 +178,7 @@ static void record(struct proxy *px, struct conn *c)
 		.method = c->req.method, .host = c->req.host[0] ?
 		    c->req.host : NULL, .target = shown(c->req.target),
 		.address = c->address[0] ? c->address : NULL,
+		.sni = c->sni[0] ? c->sni : NULL,
 		.reason = shown(c->reason), .error = shown(c->error),
 		.port = c->req.port, .bytes_up = c->bytes_up,
 		.bytes_down = c->bytes_down,
@@ -181,6 +200,7 @@ static void conn_close(struct proxy *px, struct conn *c)
 	close_fd(&c->ufd);
 	proxy_req_free(&c->req);
 	free(c->head);
+	free(c->hello);
 	flow_close(&c->up);
 	flow_close(&c->down);
 	free(c->out);
@@ -196,7 +216,7 @@ static void reply(struct conn *c, int status, const char *why)
 	static const struct { int code; const char *text; } texts[] = {
 		{ 400, "Bad Request" }, { 403, "Forbidden" },
 		{ 405, "Method Not Allowed" }, { 502, "Bad Gateway" },
-		{ 504, "Gateway Timeout" },
+		{ 504, "Gateway Timeout" }, { 505, "HTTP Version Not Supported" },
 	};
 	const char *text = "Error";
 
@@ -218,11 +238,12 @@ static const char *what(const struct conn *c)
 	return c->req.target ? c->req.target : "a request";
 }
 
-/* The policy says no: 403 (400 for a malformed request), said once. */
-static void refuse(struct proxy *px, struct conn *c, int status,
-    char *why)
+/* The policy says no to C, for WHY (taken): counted, and said unless
+ * past SAID_MAX. */
+static void said(struct proxy *px, struct conn *c, char *why)
 {
-	char *target = shown(what(c)), *reason = shown(why);
+	char *target = printable(shown(what(c)));
+	char *reason = printable(shown(why));
 
 	c->parsed = 1;
 	c->reason = why;
@@ -233,7 +254,22 @@ static void refuse(struct proxy *px, struct conn *c, int status,
 		    " " : "", target, reason);
 	free(target);
 	free(reason);
+}
+
+/* Refused before any answer: 403 (400 for a malformed request). */
+static void refuse(struct proxy *px, struct conn *c, int status,
+    char *why)
+{
+	said(px, c, why);
 	reply(c, status, why);
+}
+
+/* Refused inside a tunnel already answered "200": no HTTP is left to
+ * answer in, so the connection closes, with the record. */
+static void refuse_tunnel(struct proxy *px, struct conn *c, char *why)
+{
+	said(px, c, why);
+	conn_close(px, c);
 }
 
 /* Allowed, but the origin could not be reached: 502 or 504. */
@@ -267,6 +303,30 @@ static void on_accept(struct proxy *px)
 	px->c[i].deadline = now_ms() + HEAD_TIMEOUT_MS;
 }
 
+/* The denied names to look up beside the request's: every one that
+ * covers its port. A wildcard names no address to look up. */
+static size_t deny_names(const struct proxy *px, const struct conn *c,
+    const char **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < px->np->ndeny; i++)
+		if (!px->np->deny[i].wildcard && host_rule_denies(
+		    &px->np->deny[i], c->req.port, c->req.connect))
+			out[n++] = px->np->deny[i].name;
+	return n;
+}
+
+static int lookup(struct proxy *px, struct conn *c, int slot)
+{
+	const char **deny = xmalloc((px->np->ndeny + 1) * sizeof(*deny));
+	int rc = resolve_start(c->req.host, deny, deny_names(px, c, deny),
+	    slot, c->gen, px->wr);
+
+	free(deny);
+	return rc;
+}
+
 static void decide(struct proxy *px, struct conn *c, int slot)
 {
 	const char *why;
@@ -279,7 +339,7 @@ static void decide(struct proxy *px, struct conn *c, int slot)
 	} else if ((why = netpolicy_host(px->np, c->req.host, c->req.port,
 	    c->req.connect)) != NULL) {
 		refuse(px, c, 403, xstrdup(why));
-	} else if (resolve_start(c->req.host, slot, c->gen, px->wr) < 0) {
+	} else if (lookup(px, c, slot) < 0) {
 		fail(c, 502, xstrdup("no thread to look the name up"));
 	} else {
 		c->st = C_RESOLVE;
@@ -328,14 +388,40 @@ static void name_address(struct conn *c, const struct sockaddr_storage *ss)
 	inet_ntop(ss->ss_family, a, c->address, sizeof(c->address));
 }
 
-/* After a CONNECT the tunnel gets what followed the head, and the
- * command "200"; after a GET the origin gets the rewritten head, and
- * what the command sends next is dropped. */
-static void established(struct conn *c)
+static int drain(struct flow *f, int fd);
+
+/* The tunnel's first bytes so far: relayed once they are a ClientHello
+ * for the CONNECT host, then the copying starts. */
+static void hello_step(struct proxy *px, struct conn *c)
+{
+	const char *why;
+	int rc = tls_hello_check(c->hello, c->hello_len, c->req.host, c->sni,
+	    &why);
+
+	if (rc == HELLO_MORE)
+		return;
+	if (rc < 0) {
+		refuse_tunnel(px, c, xstrdup(why));
+		return;
+	}
+	if (flow_put(&c->up, (const char *)c->hello, c->hello_len) < 0) {
+		c->error = xstrdup("the ClientHello could not be queued");
+		conn_close(px, c);
+		return;
+	}
+	free(c->hello);
+	c->hello = NULL;
+	c->st = C_RELAY;
+	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
+}
+
+/* After a CONNECT the command gets "200", and what followed its head is
+ * the start of the ClientHello; after a GET the origin gets the
+ * rewritten head, and what the command sends next is dropped. */
+static void established(struct proxy *px, struct conn *c)
 {
 	static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 	size_t end = proxy_head_len(c->head, c->head_len);
-	int rc;
 
 	c->st = C_RELAY;
 	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
@@ -343,18 +429,51 @@ static void established(struct conn *c)
 		fail(c, 502, xasprintf("pipe: %s", strerror(errno)));
 		return;
 	}
-	if (c->req.connect)
-		rc = flow_put(&c->up, c->head + end, c->head_len - end) |
-		    flow_put(&c->down, ok, sizeof(ok) - 1);
-	else
-		rc = flow_put(&c->up, c->req.head, c->req.head_len);
 	c->discard = !c->req.connect;
-	if (rc < 0)
-		fail(c, 502, xstrdup("the request could not be queued"));
+	if (!c->req.connect) {
+		if (flow_put(&c->up, c->req.head, c->req.head_len) < 0)
+			fail(c, 502, xstrdup("the request could not be queued"));
+		return;
+	}
+	if (flow_put(&c->down, ok, sizeof(ok) - 1) < 0) {
+		fail(c, 502, xstrdup("the answer could not be queued"));
+		return;
+	}
+	c->st = C_HELLO;
+	c->deadline = now_ms() + HEAD_TIMEOUT_MS;
+	c->hello = xmalloc(RECORD_MAX);
+	c->hello_len = c->head_len - end < RECORD_MAX ? c->head_len - end :
+	    RECORD_MAX;
+	memcpy(c->hello, c->head + end, c->hello_len);
+	hello_step(px, c);
+}
+
+/* C_HELLO: the "200" out, the hello in. */
+static void on_hello(struct proxy *px, struct conn *c, short ev)
+{
+	ssize_t n;
+
+	if ((ev & POLLOUT) && c->down.len > 0 && drain(&c->down, c->cfd) < 0) {
+		c->error = xasprintf("%s", strerror(errno));
+		conn_close(px, c);
+		return;
+	}
+	if (!(ev & (POLLIN | POLLHUP | POLLERR)))
+		return;
+	n = read(c->cfd, c->hello + c->hello_len, RECORD_MAX - c->hello_len);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		c->error = xstrdup("the tunnel closed before its ClientHello");
+		conn_close(px, c);
+		return;
+	}
+	c->hello_len += (size_t)n;
+	hello_step(px, c);
 }
 
 /* Connect to the next checked address; 502 when none is left. */
-static void try_connect(struct conn *c)
+static void try_connect(struct proxy *px, struct conn *c)
 {
 	const struct sockaddr_storage *ss;
 	int err = ECONNREFUSED;
@@ -369,7 +488,7 @@ static void try_connect(struct conn *c)
 		if (connect(c->ufd, (const struct sockaddr *)ss,
 		    ss->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
 		    sizeof(struct sockaddr_in6)) == 0) {
-			established(c);
+			established(px, c);
 			return;
 		}
 		if ((err = errno) == EINPROGRESS) {
@@ -383,19 +502,19 @@ static void try_connect(struct conn *c)
 	    c->req.port, strerror(err)));
 }
 
-static void on_connect(struct conn *c)
+static void on_connect(struct proxy *px, struct conn *c)
 {
 	int err = 0;
 	socklen_t len = sizeof(err);
 
 	if (getsockopt(c->ufd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 &&
 	    err == 0) {
-		established(c);
+		established(px, c);
 		return;
 	}
 	close_fd(&c->ufd);
 	c->next++;
-	try_connect(c);
+	try_connect(px, c);
 }
 
 /* Every address the name has must be one to connect to. */
@@ -413,6 +532,14 @@ static void checked(struct proxy *px, struct conn *c)
 		    c->req.host, ADDRS_MAX));
 		return;
 	}
+	if (c->ans.denied[0] != '\0') {
+		refuse(px, c, 403, c->ans.deny_err != 0 ? xasprintf("the denied "
+		    "name %s could not be looked up (%s), so deny cannot be "
+		    "checked", c->ans.denied, gai_strerror(c->ans.deny_err)) :
+		    xasprintf("%s shares an address with the denied name %s: "
+		    "deny wins", c->req.host, c->ans.denied));
+		return;
+	}
 	for (int i = 0; i < c->ans.n; i++) {
 		name_address(c, &c->ans.addr[i]);
 		bad = netpolicy_addr(px->np, (struct sockaddr *)&c->ans.addr[i]);
@@ -423,7 +550,7 @@ static void checked(struct proxy *px, struct conn *c)
 		}
 		set_port(&c->ans.addr[i], c->req.port);
 	}
-	try_connect(c);
+	try_connect(px, c);
 }
 
 static void on_answers(struct proxy *px)
@@ -559,6 +686,8 @@ static void watch_conn(struct proxy *px, struct pollfd *p, int i)
 		cev = POLLOUT;
 	if (c->st == C_CONNECT)
 		uev = POLLOUT;
+	if (c->st == C_HELLO)
+		cev = (short)(POLLIN | (c->down.len > 0 ? POLLOUT : 0));
 	if (c->st == C_RELAY) {
 		cev = (short)((c->up.len < c->up.cap && !c->up.eof ? POLLIN :
 		    0) | (c->down.len > 0 ? POLLOUT : 0));
@@ -590,7 +719,9 @@ static void on_event(struct proxy *px, const struct slot *s, short ev)
 	if (c->st == C_HEAD)
 		on_head(px, c, s->conn);
 	else if (c->st == C_CONNECT)
-		on_connect(c);
+		on_connect(px, c);
+	else if (c->st == C_HELLO)
+		on_hello(px, c, ev);
 	else if (c->st == C_RELAY)
 		on_relay(px, c);
 	else if (c->st == C_REPLY)
@@ -609,6 +740,8 @@ static void on_deadline(struct proxy *px, struct conn *c)
 	else if (c->st == C_HEAD && c->head_len > 0)
 		refuse(px, c, 400, xstrdup("the request head did not arrive "
 		    "in time"));
+	else if (c->st == C_HELLO)
+		refuse_tunnel(px, c, xstrdup("no ClientHello in time"));
 	else if (c->st == C_RELAY && c->error == NULL)
 		c->error = xstrdup("idle for too long"), conn_close(px, c);
 	else

@@ -13,6 +13,7 @@
 #include "util.h"
 
 #define HEADERS_MAX 100
+#define METHOD_MAX 16		/* a method longer than any real one is cut */
 
 size_t proxy_head_len(const char *buf, size_t len)
 {
@@ -107,40 +108,71 @@ static const char *absolute_uri(const char *s, size_t len,
 	return authority(s, alen, r, 0);
 }
 
-static const char *request_line(const char *line, size_t len,
-    struct proxy_req *r, const char **path, size_t *plen)
-{
-	static const char *const methods[] = { "CONNECT", "GET", "HEAD" };
-	const char *sp1 = memchr(line, ' ', len), *sp2;
-	const char *target;
-	size_t mlen, tlen;
-
-	if (sp1 == NULL || (sp2 = memchr(sp1 + 1, ' ', len -
-	    (size_t)(sp1 + 1 - line))) == NULL)
-		return "not METHOD TARGET VERSION";
-	mlen = (size_t)(sp1 - line);
-	target = sp1 + 1;
-	tlen = (size_t)(sp2 - target);
-	if ((size_t)(line + len - sp2 - 1) != 8 || (memcmp(sp2 + 1,
-	    "HTTP/1.1", 8) != 0 && memcmp(sp2 + 1, "HTTP/1.0", 8) != 0))
-		return "not HTTP/1.0 or HTTP/1.1";
-	for (size_t i = 0; i < sizeof(methods) / sizeof(*methods); i++)
-		if (strlen(methods[i]) == mlen &&
-		    memcmp(line, methods[i], mlen) == 0)
-			r->method = methods[i];
-	if (r->method == NULL)
-		return "only CONNECT, GET and HEAD";
-	r->connect = r->method == methods[0];
-	r->target = xasprintf("%.*s", (int)tlen, target);
-	if (r->connect)
-		return authority(target, tlen, r, 1);
-	return absolute_uri(target, tlen, r, path, plen);
-}
-
 static int token_char(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	    (ch >= '0' && ch <= '9') || strchr("!#$%&'*+-.^_`|~", ch) != NULL;
+	    (ch >= '0' && ch <= '9') ||
+	    (ch != '\0' && strchr("!#$%&'*+-.^_`|~", ch) != NULL);
+}
+
+/* The method as sent, for the audit: token bytes only (RFC 9110 5.6.2),
+ * cut to METHOD_MAX with "..." after; NULL when it is not a token. */
+static char *method_of(const char *s, size_t len)
+{
+	if (len == 0)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		if (!token_char(s[i]))
+			return NULL;
+	if (len > METHOD_MAX)
+		return xasprintf("%.*s...", METHOD_MAX, s);
+	return xasprintf("%.*s", (int)len, s);
+}
+
+/* HTTP/1.0 and HTTP/1.1 pass; another "HTTP/" DIGIT "." DIGIT is 505
+ * (RFC 9112 2.3), anything else 400. */
+static int version(const char *s, size_t len, const char **why)
+{
+	if (len == 8 && memcmp(s, "HTTP/1.", 7) == 0 &&
+	    (s[7] == '0' || s[7] == '1'))
+		return 0;
+	if (len == 8 && memcmp(s, "HTTP/", 5) == 0 && s[5] >= '0' &&
+	    s[5] <= '9' && s[6] == '.' && s[7] >= '0' && s[7] <= '9')
+		return *why = "only HTTP/1.0 and HTTP/1.1", 505;
+	return *why = "not an HTTP version (HTTP/1.1)", 400;
+}
+
+/* "METHOD TARGET VERSION": 0, or the status with *WHY. The method, the
+ * target and the host are read whatever the verdict, for the record. */
+static int request_line(const char *line, size_t len, struct proxy_req *r,
+    const char **path, size_t *plen, const char **why)
+{
+	static const char *const methods[] = { "CONNECT", "GET", "HEAD" };
+	const char *sp1 = memchr(line, ' ', len), *sp2 = NULL, *target;
+	const char *bad;
+	size_t tlen;
+	int status, known = 0;
+
+	if (sp1 != NULL)
+		sp2 = memchr(sp1 + 1, ' ', len - (size_t)(sp1 + 1 - line));
+	if (sp2 == NULL)
+		return *why = "not METHOD TARGET VERSION", 400;
+	if ((r->method = method_of(line, (size_t)(sp1 - line))) == NULL)
+		return *why = "a method that is not a token", 400;
+	for (size_t i = 0; i < sizeof(methods) / sizeof(*methods); i++)
+		known |= strcmp(r->method, methods[i]) == 0;
+	r->connect = strcmp(r->method, "CONNECT") == 0;
+	target = sp1 + 1;
+	tlen = (size_t)(sp2 - target);
+	r->target = xasprintf("%.*s", (int)tlen, target);
+	*why = r->connect ? authority(target, tlen, r, 1) :
+	    absolute_uri(target, tlen, r, path, plen);
+	if ((status = version(sp2 + 1, (size_t)(line + len - sp2 - 1),
+	    &bad)) != 0)
+		return *why = bad, status;
+	if (!known)
+		return *why = "only CONNECT, GET and HEAD", 405;
+	return *why ? 400 : 0;
 }
 
 /* Headers never passed on: the proxy's own, hop-by-hop, and Host. */
@@ -225,14 +257,15 @@ int proxy_req_parse(const char *buf, size_t len, struct proxy_req *r,
 	struct strv keep = { 0 };
 	const char *line, *path = NULL;
 	size_t llen, plen = 0, n = 0;
+	int status;
 
 	*r = (struct proxy_req){ 0 };
 	if (len > HEAD_MAX)
 		return *why = "a request head over 8 KiB", 400;
 	if ((line = next_line(&c, &llen)) == NULL)
 		return *why = c.why, 400;
-	if ((*why = request_line(line, llen, r, &path, &plen)) != NULL)
-		return r->method == NULL ? 405 : 400;
+	if ((status = request_line(line, llen, r, &path, &plen, why)) != 0)
+		return status;
 	while ((line = next_line(&c, &llen)) != NULL && llen > 0) {
 		if (++n > HEADERS_MAX)
 			c.why = "more than 100 header lines";
@@ -253,7 +286,8 @@ int proxy_req_parse(const char *buf, size_t len, struct proxy_req *r,
 
 void proxy_req_free(struct proxy_req *r)
 {
+	free(r->method);
 	free(r->target);
 	free(r->head);
-	r->target = r->head = NULL;
+	r->method = r->target = r->head = NULL;
 }

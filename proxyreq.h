@@ -12,7 +12,8 @@
 #define HEAD_MAX 8192		/* request line and headers */
 
 struct proxy_req {
-	const char *method;	/* "CONNECT", "GET" or "HEAD" */
+	char *method;		/* as sent: "CONNECT", "GET", "HEAD", or
+				 * another token, cut to 16 bytes and "..." */
 	int connect;
 	char host[HOST_MAX + 1];	/* normalised */
 	int port;
@@ -26,8 +27,9 @@ struct proxy_req {
 size_t proxy_head_len(const char *buf, size_t len);
 
 /* Parse the head BUF[LEN] (as proxy_head_len measured it) into *R.
- * 0, or the HTTP status to answer (400, 405) with the reason in *WHY;
- * R holds what could be read (method, host, target) either way. */
+ * 0, or the HTTP status to answer (400, 405, 505) with the reason in
+ * *WHY; R holds what could be read (method, host, target) either way,
+ * another method's included. */
 int proxy_req_parse(const char *buf, size_t len, struct proxy_req *r,
     const char **why);
 

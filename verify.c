@@ -190,6 +190,43 @@ static int in_tree(const struct expect *e, const char *mp)
 	return in;
 }
 
+/* A mount point as mountinfo wrote it, as a path again. */
+static char *unescape(const char *mp)
+{
+	char *out = xmalloc(strlen(mp) + 1), *o = out;
+
+	for (; *mp != '\0'; mp++)
+		if (mp[0] == '\\' && mp[1] >= '0' && mp[1] <= '3' &&
+		    mp[2] >= '0' && mp[2] <= '7' && mp[3] >= '0' && mp[3] <= '7') {
+			*o++ = (char)((mp[1] - '0') << 6 | (mp[2] - '0') << 3 |
+			    (mp[3] - '0'));
+			mp += 3;
+		} else {
+			*o++ = *mp;
+		}
+	*o = '\0';
+	return out;
+}
+
+static int walk(int root, const char *path);
+
+/* Can the command reach mount point MP of the sandbox at all? bwrap,
+ * run by a user, leaves read-write a host mount below a directory that
+ * user may not search (Docker's /var/lib/docker, a root-only 0700
+ * directory in /tmp): it cannot remount what it cannot reach, and
+ * neither can the command, which holds no capability and the same uid
+ * as sbexec, whose own walk this is. */
+static int reachable(int root, const char *mp)
+{
+	char *path = unescape(mp);
+	int fd = walk(root, path), err = errno;
+
+	free(path);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 || err != EACCES;
+}
+
 static int counted(const struct expect *e, size_t j)
 {
 	return e->mp[j].planned || in_tree(e, e->mp[j].mp);
@@ -197,7 +234,7 @@ static int counted(const struct expect *e, size_t j)
 
 /* One mount of the sandbox's table: counted where the plan speaks,
  * else the host's, which must be read-only where a path reaches it. */
-static int tally(const struct expect *e, int *count,
+static int tally(const struct expect *e, int root, int *count,
     const struct mtab_entry *m, char **why)
 {
 	size_t j;
@@ -210,7 +247,7 @@ static int tally(const struct expect *e, int *count,
 		*why = xasprintf("a mount nobody asked for at %s", m->mp);
 		return -1;
 	}
-	if (m->ro || !m->visible)
+	if (m->ro || !m->visible || !reachable(root, m->mp))
 		return 0;
 	*why = xasprintf("a writable mount nobody planned at %s (one the "
 	    "host made while the sandbox was set up?)", m->mp);
@@ -219,7 +256,8 @@ static int tally(const struct expect *e, int *count,
 
 /* Count each mount point of PID's table against E: none unplanned, none
  * more often than planned, every planned one at least as often. */
-static int check_table(pid_t pid, const struct expect *e, char **why)
+static int check_table(pid_t pid, int root, const struct expect *e,
+    char **why)
 {
 	int *count = calloc(e->nmp + 1, sizeof(*count)), rc = 0;
 	struct mtab t;
@@ -231,7 +269,7 @@ static int check_table(pid_t pid, const struct expect *e, char **why)
 		return -1;
 	}
 	for (size_t i = 0; rc == 0 && i < t.n; i++)
-		rc = tally(e, count, &t.m[i], why);
+		rc = tally(e, root, count, &t.m[i], why);
 	for (size_t j = 0; rc == 0 && j < e->nmp; j++)
 		if (count[j] < e->mp[j].min && counted(e, j)) {
 			*why = xasprintf("a planned mount missing at %s",
@@ -292,14 +330,16 @@ int verify_sandbox(pid_t pid, const struct expect *e, char **why)
 	struct stat null;
 	int root, rc = 0;
 
-	if (check_table(pid, e, why) < 0)
-		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
 	if ((root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
 	    stat("/dev/null", &null) < 0) {
 		*why = xasprintf("%s: %s", path, strerror(errno));
 		if (root >= 0)
 			close(root);
+		return -1;
+	}
+	if (check_table(pid, root, e, why) < 0) {
+		close(root);
 		return -1;
 	}
 	for (size_t i = 0; rc == 0 && i < e->nobj; i++)

@@ -108,3 +108,35 @@ late_mount_write() {
 	refute_output --partial WRITABLE
 	assert_equal "$(ls -A "$T/shared/t")" ""
 }
+
+# Docker's /var/lib/docker (0710 root) holds each running container's
+# overlay, mounted read-write; a user's bwrap cannot remount what it
+# cannot reach, so such a mount stays read-write in the sandbox's tree,
+# below a directory the command cannot search either.
+@test "a read-write host mount below a directory a user cannot search refuses none of that user's runs, and stays out of reach" {
+	local d locked
+	test_user
+	d=$(mktemp -d /tmp/sbxbusy.XXXXXX)
+	locked=$(mktemp -d /tmp/sbxlocked.XXXXXX)
+	chmod 755 "$d"
+	chmod 700 "$locked"
+	mkdir "$locked/data" "$d/w"
+	mount -t tmpfs locked "$locked/data"
+	MOUNTS+=("$locked/data")
+	chown "$CUID:$CGID" "$d/w"
+	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
+	policy ', "sandbox": "bwrap"'
+	cd "$d/w"
+	run setpriv --reuid="$CUID" --regid="$CGID" --clear-groups -- \
+		"$SBEXEC" sh -c "echo ran; ls $locked/data"
+	assert_equal "$status" 2	# ls's: the run itself went ahead
+	assert_line ran
+	assert_output --partial "Permission denied"
+	# As root the same mount is reachable, and bwrap makes it read-only.
+	run "$SBEXEC" sh -c "touch $locked/data/f"
+	assert_equal "$status" 1
+	assert_output --partial "Read-only file system"
+	cd /
+	umount "$locked/data"
+	rm -rf "$d" "$locked"
+}

@@ -181,3 +181,65 @@ alive() {
 	run -125 "$SBEXEC" --check
 	assert_output --partial 'limits.cgroup: must be "required" or "optional"'
 }
+
+# delegate UNIT: a subtree delegated to the test user as systemd delegates
+# user@UID.service (the directory and its cgroup.procs, cgroup.threads
+# and cgroup.subtree_control owned by the user; pids and memory enabled
+# down to it), with a scope of the user's inside, the way systemd --user
+# puts a login's processes in app.slice.
+delegate() {
+	local top=$1 u="$1/user@$CUID.service" f
+	mkdir -p "$u/app.slice/test.scope"
+	for f in "$top" "$u"; do
+		echo "+pids +memory" >"${f%/*}/cgroup.subtree_control"
+	done
+	echo "+pids +memory" >"$u/cgroup.subtree_control"
+	chown -R "$CUID:$CGID" "$u"
+}
+
+@test "a user in a subtree delegated as systemd delegates user@UID.service: the run's cgroup goes under it, and runTasks holds" {
+	[ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] ||
+		skip "cgroup v1 here, which delegates nothing to a user (the VM rig's guests have v2)"
+	local top="/sys/fs/cgroup/sbxtest$RANDOM.slice" d
+	local u="$top/user@$CUID.service"
+	delegate "$top"
+	d=$(mktemp -d /tmp/sbxcg.XXXXXX)
+	chmod 755 "$d"
+	mkdir "$d/w"
+	chown "$CUID:$CGID" "$d/w"
+	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
+	mkdir "$d/bin"
+	ln -s "$SBEXEC" "$d/bin/ffmpeg"
+	# attack (helper.bash) as a script the user can run.
+	cat >"$d/attack" <<-EOF
+		#!/bin/sh
+		printf '%s\n' "\$@" >payload.args
+		"$d/bin/ffmpeg" -nostdin -v error -y -f data \\
+		    -i "data:application/octet-stream;base64,$(cat "$BATS_FILE_TMPDIR/payload.b64")" \\
+		    -map 0 -c copy -f data payload.so || exit
+		exec "$d/bin/ffmpeg" -nostdin -v error -f lavfi -i anullsrc \\
+		    -af ladspa=file=./payload.so -t 0.1 -f null -
+	EOF
+	chmod 755 "$d/attack"
+	cd "$d/w"
+	# The positive control: outside the delegated subtree the user gets
+	# no cgroup, so a run-wide limit refuses the run.
+	limits bwrap '"runTasks": 64'
+	run -125 setpriv --reuid="$CUID" --regid="$CGID" --clear-groups -- \
+		"$d/attack" forks:300
+	assert_output --partial "outside the subtree systemd delegates"
+	# Inside it: root moves the shell in, then becomes the user.
+	run sh -c 'echo $$ >"$1/cgroup.procs" && shift &&
+		exec setpriv --reuid="$1" --regid="$2" --clear-groups -- "$3" forks:300' \
+		sh "$u/app.slice/test.scope" "$CUID" "$CGID" "$d/attack"
+	[[ "$output" =~ forks=([0-9]+) ]] || fail "no fork count: $output"
+	[ "${BASH_REMATCH[1]}" -lt 64 ]
+	assert_output --partial "the run reached runTasks 64:"
+	run audit_get start 'r["cgroup"]'
+	assert_output --regexp "^\"$u/sbexec/run-[0-9]+-[0-9]+\"\$"
+	[ "$(end_field runTasksPeak)" -le 64 ]
+	[ -z "$(find "$u/sbexec" -mindepth 1 -maxdepth 1 -name 'run-*')" ]
+	cd /
+	rmdir "$u/sbexec" "$u/app.slice/test.scope" "$u/app.slice" "$u" "$top"
+	rm -rf "$d"
+}

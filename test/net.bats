@@ -21,6 +21,13 @@
 #       secret.txt and latest/meta-data hold $TOKEN (an SRT subtitle, so
 #       ffmpeg reads it); requests logged in $SECRET_LOG.
 #   mixed.test -> 127.0.0.2 and 127.0.0.1; mapped.test -> ::ffff:127.0.0.1.
+#   front ends of several names on 127.0.0.2, as a CDN's are (www.sni.test,
+#       admin.test, secret.cdn.test; TLS, $NET/vhosts/NAME): one routes
+#       by the TLS server name (SNI_PORT), one by the Host header
+#       (FRONT_PORT); admin.test's and secret.cdn.test's secret.txt hold
+#       $TOKEN; requests logged in $VHOST_LOG.
+#   vault.cdn.test -> 127.0.0.3: test/origin.py over $NET/media on
+#       HTTP_PORT, a cdn.test name on an address of its own.
 #
 # Every attack is first shown to WORK through sbexec with "network":
 # "host" (the request reaches the internal service: the token or a line
@@ -111,6 +118,10 @@ net_hosts() {
 		127.0.0.1 mixed.test
 		::1 v6loop.test
 		::ffff:127.0.0.1 mapped.test
+		127.0.0.2 www.sni.test
+		127.0.0.2 admin.test
+		127.0.0.2 secret.cdn.test
+		127.0.0.3 vault.cdn.test
 	EOF
 }
 
@@ -153,6 +164,13 @@ make_media() {
 	printf '1\n00:00:00,000 --> 00:00:01,000\n%s\n\n' "$TOKEN" >"$i/secret.txt"
 	cp "$i/secret.txt" "$i/latest/meta-data"
 	cp "$m/clip.mp4" "$m"/seg*.ts "$i/"
+	for h in www.sni.test admin.test www.cdn.test secret.cdn.test; do
+		mkdir -p "$NET/vhosts/$h"
+		printf '1\n00:00:00,000 --> 00:00:01,000\nPUBLIC %s\n\n' "$h" \
+			>"$NET/vhosts/$h/public.txt"
+	done
+	cp "$i/secret.txt" "$NET/vhosts/admin.test/"
+	cp "$i/secret.txt" "$NET/vhosts/secret.cdn.test/"
 }
 
 # start_origin NAME BIND PORT ROOT LOG [--tls CERT KEY] (setup_file):
@@ -182,7 +200,16 @@ start_origins() {
 	done
 	HTTP_PORT=$(cat "$NET/http.port")
 	TLS_PORT=$(cat "$NET/https.port")
-	export HTTP_PORT TLS_PORT
+	export VHOST_LOG="$NET/vhost.log"
+	: >"$VHOST_LOG"
+	start_origin sni 127.0.0.2 0 "$NET/vhosts" "$VHOST_LOG" "${tls[@]}" \
+		--vhosts sni
+	start_origin front 127.0.0.2 0 "$NET/vhosts" "$VHOST_LOG" "${tls[@]}" \
+		--vhosts host
+	start_origin vault 127.0.0.3 "$HTTP_PORT" "$NET/media" "$ORIGIN_LOG"
+	SNI_PORT=$(cat "$NET/sni.port")
+	FRONT_PORT=$(cat "$NET/front.port")
+	export HTTP_PORT TLS_PORT SNI_PORT FRONT_PORT
 }
 
 # host_policy, none_policy: the test policy with network "host" or the
@@ -495,19 +522,21 @@ recorded() {
 
 # ------------------------------------------------------------ by name
 
-@test "allow-list: deny wins over allow (*.cdn.test allowed, www.cdn.test denied)" {
-	local url="http://www.cdn.test:$HTTP_PORT/clip.mp4"
+@test "allow-list: deny wins over allow (*.cdn.test allowed, vault.cdn.test denied)" {
+	local url="http://vault.cdn.test:$HTTP_PORT/clip.mp4"
 	host_policy
 	run -0 probe "$BIN/ffprobe" "$url"
 	assert_output 1
-	allow_policy "\"*.cdn.test:$HTTP_PORT\"" '"127.0.0.2/32"' '"www.cdn.test"'
+	# vault.cdn.test is on an address of its own: the others pass.
+	allow_policy "\"*.cdn.test:$HTTP_PORT\"" '"127.0.0.2/32", "127.0.0.3/32"' \
+		'"vault.cdn.test"'
 	run -0 probe "$BIN/ffprobe" "http://img.cdn.test:$HTTP_PORT/clip.mp4"
 	assert_output 1
 	mark_audit
 	run probe "$BIN/ffprobe" "$url"
 	assert_command_failed
 	refute_output 1
-	assert_refused www.cdn.test
+	assert_refused vault.cdn.test
 }
 
 @test "allow-list: a host not on the list is refused" {
@@ -789,6 +818,151 @@ recorded() {
 	assert_equal "$(hits)" "$before"
 }
 
+# ------------------------------------------ what travels in a tunnel
+
+# tunnel.py HOST PORT SNI PATH [--plain]: GET /PATH from HOST:PORT over
+# TLS with SNI as the server name ("-": none) and Host, through the
+# proxy's CONNECT when http_proxy is set (inside the allow-list's
+# sandbox), else directly; --plain sends the GET and a pipelined POST
+# with a body in clear instead. Prints the status lines and bodies.
+write_tunnel_py() {
+	cat >tunnel.py <<-'EOF'
+		import os, socket, ssl, sys
+		host, port, sni, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+		name = host if sni == "-" else sni
+		req = ("GET /%s HTTP/1.1\r\nHost: %s\r\n\r\n" % (path, name)).encode()
+		if os.environ.get("http_proxy"):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (host.encode(), port))
+		    head = b""
+		    while b"\r\n\r\n" not in head:
+		        c = s.recv(1)
+		        if not c:
+		            break
+		        head += c
+		    print("proxy:", head.split(b"\r\n")[0].decode("latin-1"))
+		else:
+		    s = socket.create_connection((host, port), timeout=10)
+		try:
+		    if "--plain" in sys.argv:
+		        s.sendall(req + ("POST /%s HTTP/1.1\r\nHost: %s\r\nContent-Length: 4\r\n\r\nbody" % (path, name)).encode())
+		    else:
+		        ctx = ssl.create_default_context()
+		        ctx.check_hostname = False
+		        ctx.verify_mode = ssl.CERT_NONE
+		        s = ctx.wrap_socket(s, server_hostname=None if sni == "-" else sni)
+		        s.sendall(req.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n"))
+		    data = b""
+		    while b"\r\n\r\n" not in data or len(data) < 600:
+		        c = s.recv(65536)
+		        if not c:
+		            break
+		        data += c
+		    print(data.decode("latin-1"))
+		except (OSError, ssl.SSLError) as e:
+		    print("tunnel:", type(e).__name__)
+		    sys.exit(1)
+	EOF
+}
+
+# tunnel_policy NETWORK: ffmpeg may write its payload in the cwd.
+tunnel_policy() {
+	policy ", \"network\": $1, \"filesystem\": {\"allowWrite\": [\".\"]}, $LIMITS"
+}
+
+# tunnel ARGS...: native code in ffmpeg through sbexec (a payload from a
+# data: URI) runs tunnel.py ARGS.
+tunnel() {
+	ff_ns() { in_ns "$BIN/ffmpeg" "$@"; }
+	rm -f payload.so
+	run attack ff_ns "run:/usr/bin/python3 tunnel.py $*"
+}
+
+# net_sni: the SNI and "allowed" of the last net record.
+net_sni() {
+	audit_get net '[r.get("sni"), r["allowed"]]'
+}
+
+@test "tunnel: a ClientHello naming another host than the CONNECT's is refused (native code), and the net record names the SNI" {
+	build_probes
+	write_tunnel_py
+	tunnel_policy '"host"'
+	tunnel www.sni.test "$SNI_PORT" admin.test secret.txt
+	assert_output --partial "$TOKEN"
+	grep -q '^GET /secret.txt admin.test admin.test$' "$VHOST_LOG"
+	tunnel_policy "{\"allow\": [\"www.sni.test:$SNI_PORT\"],
+	  \"allowAddresses\": [\"127.0.0.2/32\"]}"
+	local before
+	before=$(hits "$VHOST_LOG")
+	tunnel www.sni.test "$SNI_PORT" admin.test secret.txt
+	assert_line 'proxy: HTTP/1.1 200 Connection established'
+	refute_output --partial "$TOKEN"
+	assert_line 'run=exit 1'
+	assert_equal "$(hits "$VHOST_LOG")" "$before"
+	assert_equal "$(net_sni)" '["admin.test", false]'
+	assert_equal "$(audit_get net 'r["host"]')" '"www.sni.test"'
+	# The name the tunnel was opened for passes, and is recorded.
+	tunnel www.sni.test "$SNI_PORT" www.sni.test public.txt
+	assert_output --partial "PUBLIC www.sni.test"
+	assert_equal "$(net_sni)" '["www.sni.test", true]'
+}
+
+@test "tunnel: a ClientHello without a server name is refused (native code)" {
+	build_probes
+	write_tunnel_py
+	tunnel_policy '"host"'
+	tunnel www.sni.test "$SNI_PORT" - public.txt
+	assert_output --partial "PUBLIC www.sni.test"
+	tunnel_policy "{\"allow\": [\"www.sni.test:$SNI_PORT\"],
+	  \"allowAddresses\": [\"127.0.0.2/32\"]}"
+	tunnel www.sni.test "$SNI_PORT" - public.txt
+	assert_line 'proxy: HTTP/1.1 200 Connection established'
+	refute_output --partial PUBLIC
+	assert_equal "$(net_sni)" '[null, false]'
+	assert_equal "$(audit_get net 'r["reason"]')" '"a ClientHello without a server name"'
+}
+
+@test "tunnel: plain http through a CONNECT to a plain-http port is refused: no GET with another Host, no pipelined POST (native code)" {
+	build_probes
+	write_tunnel_py
+	tunnel_policy '"host"'
+	tunnel media.test "$HTTP_PORT" admin.test "clip.mp4?plain=host" --plain
+	grep -q '^GET /clip.mp4?plain=host admin.test$' "$ORIGIN_LOG"
+	grep -q '^POST /clip.mp4?plain=host admin.test$' "$ORIGIN_LOG"
+	tunnel_policy "{\"allow\": [\"media.test:$HTTP_PORT\"],
+	  \"allowAddresses\": [\"127.0.0.2/32\"]}"
+	tunnel media.test "$HTTP_PORT" admin.test "clip.mp4?plain=tunnel" --plain
+	assert_line 'proxy: HTTP/1.1 200 Connection established'
+	run grep -c 'plain=tunnel' "$ORIGIN_LOG"
+	assert_output 0
+	assert_equal "$(net_sni)" '[null, false]'
+	assert_equal "$(audit_get net 'r["reason"]')" '"a tunnel whose first bytes are not a TLS handshake"'
+}
+
+@test "tunnel: a Host header naming a denied name is refused: deny wins by address (ffmpeg -headers, argv alone)" {
+	local url="https://www.cdn.test:$FRONT_PORT/secret.txt"
+	policy ", \"network\": \"host\", $LIMITS"
+	run leak_host "$BIN/ffmpeg" secret.cdn.test "$url"
+	assert_output --partial "$TOKEN"
+	allow_policy "\"*.cdn.test:$FRONT_PORT\"" '"127.0.0.2/32"' '"secret.cdn.test"'
+	local before
+	before=$(hits "$VHOST_LOG")
+	mark_audit
+	run leak_host "$BIN/ffmpeg" secret.cdn.test "$url"
+	assert_command_failed
+	refute_output --partial "$TOKEN"
+	assert_equal "$(hits "$VHOST_LOG")" "$before"
+	assert_refused www.cdn.test
+	run audit_get net 'r["reason"]'
+	assert_output '"www.cdn.test shares an address with the denied name secret.cdn.test: deny wins"'
+}
+
+# leak_host PROG HOST URL: leak, with "Host: HOST" sent instead of URL's.
+leak_host() {
+	in_ns "$1" -nostdin -v error -rw_timeout 5000000 \
+		-headers "Host: $2"$'\r\n' -i "$3" -f srt -
+}
+
 # ---------------------------------------------------- backend and --check
 
 @test "the Landlock backend refuses a network object: exit 125, one line" {
@@ -811,13 +985,15 @@ recorded() {
 	assert_output --regexp '[Ll]andlock'
 }
 
-@test "--check prints the allow-list, the deny-list and allowAddresses" {
+@test "--check prints the allow-list, the deny-list and allowAddresses, and what a wildcard and a denied name reach" {
 	allow_policy "\"media.test:$HTTP_PORT\", \"*.cdn.test\"" \
-		'"127.0.0.2/32", "10.9.0.0/16"' '"www.cdn.test"'
+		'"127.0.0.2/32", "10.9.0.0/16"' '"www.cdn.test", "*.ads.test"'
 	run -0 sbx --check
-	assert_output --partial "media.test:$HTTP_PORT"
-	assert_output --partial '*.cdn.test'
-	assert_output --partial www.cdn.test
+	assert_line "  allow      media.test:$HTTP_PORT"
+	assert_line '  allow      *.cdn.test (every name below it, and whatever their front ends serve under any Host header)'
+	assert_line '  deny       www.cdn.test (and every allowed name that shares an address with it)'
+	assert_line '  deny       *.ads.test (by name only: a wildcard has no address to look up)'
+	assert_output --partial "a tunnel carries only TLS naming its host"
 	assert_output --partial 127.0.0.2/32
 	assert_output --partial 10.9.0.0/16
 	refute_line "network: none (loopback only)"
@@ -860,4 +1036,119 @@ recorded() {
 	# sbexec's own lines of the run count in the stream's bytes (the
 	# summary comes after the run).
 	assert [ "$(audit_get end 'r["stderrBytes"]')" -ge "$(head -n 16 <<<"$stderr" | wc -c)" ]
+}
+
+# ---- entries with a scheme, refused-request records (issue 23 items 2, 5)
+
+# talk_py: talk.py in the cwd, as in "raw requests to the proxy": each
+# argument a raw request on its own connection, the answer's status line
+# printed.
+talk_py() {
+	cat >talk.py <<-'PY'
+		import socket, sys
+		for req in sys.argv[1:]:
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(req.replace("\\r\\n", "\r\n").encode())
+		    data = b""
+		    while b"\r\n" not in data:
+		        chunk = s.recv(4096)
+		        if not chunk:
+		            break
+		        data += chunk
+		    print(data.split(b"\r\n")[0].decode("latin-1") or "(closed)")
+	PY
+}
+
+# talk REQUEST...: talk.py inside the sandbox, through sbexec.
+talk() {
+	in_ns "$SBEXEC" sh -c '/usr/bin/python3 talk.py "$@"' sh "$@"
+}
+
+@test "allow-list: an https:// entry admits CONNECT only, an http:// entry GET and HEAD only (a bare host both)" {
+	local tls="https://media.test/clip.mp4?scheme" plain="http://media.test/clip.mp4?scheme"
+	allow_policy '"media.test"'
+	run -0 probe "$BIN/ffprobe" "$tls"
+	assert_output 1
+	run -0 probe "$BIN/ffprobe" "$plain"
+	assert_output 1
+	allow_policy '"https://media.test"'
+	run -0 probe "$BIN/ffprobe" "$tls"
+	assert_output 1
+	mark_audit
+	run probe "$BIN/ffprobe" "$plain"
+	assert_command_failed
+	refute_output 1
+	assert_refused media.test
+	allow_policy '"http://media.test"'
+	run -0 probe "$BIN/ffprobe" "$plain"
+	assert_output 1
+	mark_audit
+	run probe "$BIN/ffprobe" "$tls"
+	assert_command_failed
+	refute_output 1
+	assert_refused media.test
+}
+
+@test "allow-list: an http:// entry with a port admits no CONNECT to it, which a bare host:port does" {
+	talk_py
+	local connect="CONNECT media.test:$HTTP_PORT HTTP/1.1\r\n\r\n"
+	allow_policy "\"media.test:$HTTP_PORT\""
+	run -0 --separate-stderr talk "$connect"
+	assert_output --regexp '^HTTP/1\.[01] 200 '
+	allow_policy "\"http://media.test:$HTTP_PORT\""
+	run -0 --separate-stderr talk "$connect"
+	assert_output --regexp '^HTTP/1\.[01] 403 '
+	run -0 probe "$BIN/ffprobe" "http://media.test:$HTTP_PORT/clip.mp4"
+	assert_output 1
+}
+
+@test "allow-list: an entry with another scheme, a path or user-info refuses the policy; --check prints the scheme" {
+	local e
+	for e in ftp://media.test https://media.test/ http://media.test/clip.mp4 \
+	    https://user@media.test; do
+		allow_policy "\"media.test\", \"$e\""
+		run -125 "$BIN/ffprobe" -version
+		assert_output --partial "network.allow[1]"
+		assert_output --partial "\"$e\""
+	done
+	allow_policy '"https://media.test:8443", "http://*.cdn.test"' \
+		'"127.0.0.2/32"' '"https://www.cdn.test"'
+	run -0 sbx --check
+	assert_output --partial 'https://media.test:8443'
+	assert_output --partial 'http://*.cdn.test'
+	assert_output --partial 'https://www.cdn.test'
+}
+
+@test "allow-list: a refused request is recorded with what it asked (DELETE, POST); a bad HTTP version is 505 or 400" {
+	talk_py
+	allow_policy "\"media.test:$HTTP_PORT\""
+	local h="media.test:$HTTP_PORT"
+	mark_audit
+	run -0 --separate-stderr talk \
+		"DELETE http://$h/clip.mp4?rec=delete HTTP/1.1\r\nHost: $h\r\n\r\n" \
+		"POST http://$h/clip.mp4?rec=post HTTP/1.1\r\nHost: $h\r\nContent-Length: 0\r\n\r\n" \
+		"GET http://$h/clip.mp4?rec=v99 HTTP/9.9\r\nHost: $h\r\n\r\n" \
+		"GET http://$h/clip.mp4?rec=v1x HTTP/1.x\r\nHost: $h\r\n\r\n"
+	[ "${#lines[@]}" -eq 4 ] || fail "4 status lines expected: $output"
+	assert_line --index 0 --regexp '^HTTP/1\.[01] 405 '
+	assert_line --index 1 --regexp '^HTTP/1\.[01] 405 '
+	assert_line --index 2 --regexp '^HTTP/1\.[01] 505 '
+	assert_line --index 3 --regexp '^HTTP/1\.[01] 400 '
+	run grep 'rec=' "$ORIGIN_LOG"
+	assert_failure
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" "$h" <<-'PY'
+		import json, sys
+		path, mark, h = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+		recs = [json.loads(l) for l in open(path).read().splitlines()[mark:]]
+		net = [r for r in recs if r["type"] == "net"]
+		want = [("DELETE", "delete"), ("POST", "post"), ("GET", "v99"),
+		        ("GET", "v1x")]
+		assert len(net) == 4, net
+		for r, (method, rec) in zip(net, want):
+		    assert r["allowed"] is False, r
+		    assert r["method"] == method and r["host"] == "media.test", r
+		    assert r["port"] == int(h.split(":")[1]), r
+		    assert r["target"] == "http://%s/clip.mp4?rec=%s" % (h, rec), r
+	PY
+	assert_equal "$(grep -c "network: refused DELETE http://$h/" <<<"$stderr")" 1
 }

@@ -8,8 +8,12 @@
 
 Serves the files under DIR (GET, HEAD, one "Range: bytes=" range, as
 ffprobe asks when it seeks in an mp4), and /redirect?to=URL as a 302 to
-URL. Every request line is appended to LOGFILE as "METHOD PATH HOST", so a
-test can show that a request did (or never did) reach this origin. With
+URL. Every request line is appended to LOGFILE as "METHOD PATH HOST", and
+" SNI" after it when TLS sent a server name, so a test can show that a request
+did (or never did) reach this origin. With --vhosts it is a front end of
+several names, as a CDN's is: the files of DIR/NAME/, NAME being the Host
+header (--vhosts host) or the TLS server name when there is one
+(--vhosts sni). With
 --port 0 the kernel picks the port; it is written to F once listening.
 Threaded; runs until killed.
 """
@@ -31,18 +35,30 @@ class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = 30  # a stalled client cannot hold a thread for ever
 
+    sni = None
+
     def setup(self):
         if ARGS.tls:  # the handshake runs here, in this connection's thread
             self.request = CONTEXT.wrap_socket(self.request, server_side=True)
+            self.sni = getattr(self.request, "sbx_sni", None)
         super().setup()
 
     def parse_request(self):
         ok = super().parse_request()
         if ok:
             with LOCK, open(ARGS.log, "a") as log:
-                log.write("%s %s %s\n" % (self.command, self.path,
-                                          self.headers.get("Host", "-")))
+                log.write("%s %s %s%s\n" % (self.command, self.path,
+                                            self.headers.get("Host", "-"),
+                                            " " + self.sni if self.sni else ""))
         return ok
+
+    def root(self):
+        if not ARGS.vhosts:
+            return ARGS.root
+        name = self.headers.get("Host", "").rsplit(":", 1)[0]
+        if ARGS.vhosts == "sni" and self.sni:
+            name = self.sni
+        return os.path.join(ARGS.root, os.path.basename(name.lower()))
 
     def log_message(self, *args):
         pass  # the log above is the record; stderr stays quiet
@@ -65,7 +81,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             to = urllib.parse.parse_qs(url.query).get("to", [""])[0]
             return self.reply(302, [("Location", to)])
         rel = os.path.normpath(urllib.parse.unquote(url.path)).lstrip("/")
-        path = os.path.join(ARGS.root, rel)
+        path = os.path.join(self.root(), rel)
         if rel.startswith("..") or not os.path.isfile(path):
             return self.reply(404, body=b"not found\n")
         with open(path, "rb") as f:
@@ -95,10 +111,13 @@ def main():
     p.add_argument("--root", required=True)
     p.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     p.add_argument("--log", default=os.devnull)
+    p.add_argument("--vhosts", choices=("host", "sni"))
     ARGS = p.parse_args()
     if ARGS.tls:
         CONTEXT = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         CONTEXT.load_cert_chain(*ARGS.tls)
+        CONTEXT.sni_callback = lambda sock, name, ctx: setattr(
+            sock, "sbx_sni", name)
     http.server.ThreadingHTTPServer.address_family = (
         socket.AF_INET6 if ":" in ARGS.bind else socket.AF_INET)
     server = http.server.ThreadingHTTPServer((ARGS.bind, ARGS.port), Handler)

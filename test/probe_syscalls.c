@@ -22,7 +22,8 @@
  * attributes, socket families beyond the allow-list, a swap of a
  * protected name against a link while other runs plan (flip), RAM
  * written into tmpfs mounts (fill), files read (read) and TCP
- * connections past the network allow-list's proxy (tcp). A probe
+ * connections past the network allow-list's proxy (tcp), and any
+ * program run from the payload (run:COMMAND). A probe
  * written NAME:ARG takes an argument.
  *
  *	probe_syscalls [-c PATH] NAME[:ARG]...
@@ -462,6 +463,29 @@ static long p_tcp(void)
 	return rc;
 }
 
+/* ARG as a shell command, its output the probe's: what a payload runs
+ * once it has the process (test/net.bats's TLS clients). OK when it
+ * exits 0, else "exit N". */
+static long p_run(void)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", arg, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		snprintf(result, sizeof(result), "exit %d", WIFEXITED(status) ?
+		    WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	return 0;
+}
+
 /* The second review's escapes: root's powers, other processes and the
  * host's IPC. Each set is to the current value, so that a probe run
  * without sbexec, as its positive control, changes nothing. */
@@ -744,6 +768,7 @@ static const struct probe {
 	{ "fill", p_fill },
 	{ "read", p_read },
 	{ "tcp", p_tcp },
+	{ "run", p_run },
 	{ "rewrite", p_rewrite },
 	{ "open", p_open },
 	{ "truncate", p_truncate },

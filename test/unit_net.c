@@ -1,8 +1,9 @@
 /* unit_net.c: TAP unit test of netpolicy.c and proxyreq.c (DESIGN 11):
  * which resolved addresses the proxy refuses (IPv4 special ranges, IPv6
  * ones and the IPv6 forms that carry an IPv4 address), allowAddresses
- * re-allowing them, host patterns and default ports, host names as a
- * request spells them, and the head the origin is sent. */
+ * re-allowing them, host patterns, schemes and default ports, host names
+ * as a request spells them, the head the origin is sent, and what a
+ * refused request leaves for its record. */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,89 @@ static void addresses(void)
 	}
 }
 
+/* One address in each range SECURITY.md and sbexec.json(5) list, in
+ * their order, with the class the classifier must give it: dropping any
+ * range from netpolicy.c fails one of these. */
+static void ranges(void)
+{
+	static const struct { const char *addr, *what; } t[] = {
+		{ "0.1.2.3", "unspecified" },
+		{ "10.255.255.255", "private" },
+		{ "100.127.0.1", "shared (CGNAT)" },
+		{ "127.255.0.1", "loopback" },
+		{ "169.254.169.254", "link-local" },
+		{ "172.20.0.1", "private" },
+		{ "192.0.0.170", "reserved (IETF)" },
+		{ "192.0.2.255", "documentation" },
+		{ "192.88.99.1", "reserved (6to4 relay)" },
+		{ "192.168.255.1", "private" },
+		{ "198.19.255.255", "benchmarking" },
+		{ "198.51.100.1", "documentation" },
+		{ "203.0.113.255", "documentation" },
+		{ "233.252.0.1", "multicast" },
+		{ "250.1.2.3", "reserved" },
+		{ "::2", "unspecified, loopback or IPv4-compatible" },
+		{ "100::ffff:1", "discard" },
+		{ "2001:db8:ffff::1", "documentation" },
+		{ "2001:1f::1", "reserved (ORCHID)" },
+		{ "3fff:fff::1", "documentation" },
+		{ "fdff::1", "unique local (private)" },
+		{ "febf::1", "link-local" },
+		{ "feff::1", "site-local" },
+		{ "ff0e::1", "multicast" },
+		{ "64:ff9b:1:ffff::1", "NAT64 local-use" },
+		/* the forms that carry an IPv4 address, each with one inside */
+		{ "::ffff:10.0.0.1", "private" },
+		{ "::ffff:0:127.0.0.1", "loopback" },
+		{ "64:ff9b::a9fe:a9fe", "link-local" },
+		{ "2002:c0a8:101::1", "private" },
+		{ "2001:0:7f00:1::1", "loopback" },
+		{ "2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback" },
+		{ "2606:4700:1::5efe:10.1.2.3", "private" },
+		{ "2606:4700:1::200:5efe:169.254.169.254", "link-local" },
+	};
+	struct netpolicy none = { 0 };
+	char name[128];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		snprintf(name, sizeof(name), "%s is refused as %s", t[i].addr,
+		    t[i].what);
+		ok(strcmp(addr_class(&none, t[i].addr), t[i].what) == 0, name);
+	}
+}
+
+/* The forms of issue 23: RFC 8215's /48 is refused whole, whatever its
+ * layout carries; SIIT and ISATAP are judged by the IPv4 inside. */
+static void embedded_forms(void)
+{
+	static const char *const refused[] = {
+	    "64:ff9b:1:7f00:0:100::",		/* /48 layout: 127.0.0.1 */
+	    "64:ff9b:1:808:8:800::",		/* /48 layout: 8.8.8.8 */
+	    "64:ff9b:1::808:808",		/* /96 layout: 8.8.8.8 */
+	    "::ffff:0:a9fe:a9fe", "::ffff:0:192.168.0.1",
+	    "fe80::5efe:127.0.0.1", "2001:db9::200:5efe:10.0.0.1",
+	    "2606:4700::5efe:a9fe:a9fe", "2606:4700::100:5efe:127.0.0.1",
+	    "2002:808:808:1:0:5efe:7f00:1",	/* 6to4 public, ISATAP not */
+	    "2001:0:808:808:0:5efe:7f00:1",	/* Teredo public, ISATAP not */
+	};
+	static const char *const allowed[] = { "::ffff:0:8.8.8.8",
+	    "2606:4700::5efe:8.8.8.8", "2606:4700::200:5efe:1.1.1.1",
+	    "2606:4700::5eff:7f00:1", "2606:4700::400:5efe:7f00:1",
+	    "2002:808:808:1:0:5efe:808:808" };
+	struct netpolicy none = { 0 };
+	char name[96];
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
+		snprintf(name, sizeof(name), "%s is refused (%s)", refused[i],
+		    addr_class(&none, refused[i]));
+		ok(*addr_class(&none, refused[i]) != '\0', name);
+	}
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(*allowed); i++) {
+		snprintf(name, sizeof(name), "%s is allowed", allowed[i]);
+		ok(*addr_class(&none, allowed[i]) == '\0', name);
+	}
+}
+
 static void allow_addresses(void)
 {
 	struct cidr c[2];
@@ -71,6 +155,9 @@ static void allow_addresses(void)
 	ok(*addr_class(&np, "10.20.3.4") == '\0', "allowAddresses re-allows "
 	    "10.20.3.4");
 	ok(*addr_class(&np, "::ffff:10.20.3.4") == '\0', "and its mapped form");
+	ok(*addr_class(&np, "::ffff:0:10.20.3.4") == '\0' &&
+	    *addr_class(&np, "2606:4700::5efe:10.20.3.4") == '\0',
+	    "and its SIIT and ISATAP forms");
 	ok(*addr_class(&np, "10.21.0.1") != '\0', "not 10.21.0.1");
 	ok(*addr_class(&np, "fd01::1") == '\0', "fd01::1 in fd00::/8");
 	ok(*addr_class(&np, "fc00::1") != '\0', "fc00::1 is not");
@@ -119,9 +206,125 @@ static void hosts(void)
 	    "*.cdn.test: not xcdn.test");
 	ok(!strcmp(host(&np, "bad.cdn.test", 443, 1), "denied"),
 	    "deny wins over allow");
+	ok(!strcmp(host(&np, "bad.cdn.test", 80, 0), "denied") &&
+	    !strcmp(host(&np, "bad.cdn.test", 8443, 1), "denied"),
+	    "deny without a port or scheme: every port, both ways");
 	ok(!*host(&np, "video.test", 8443, 1) &&
 	    !*host(&np, "video.test", 8443, 0), "host:port, either method");
 	ok(*host(&np, "video.test", 443, 1), "host:port: only that port");
+}
+
+static void rule_syntax(void)
+{
+	static const struct { const char *s; enum rule_scheme scheme;
+	    int port; } good[] = {
+		{ "https://media.test", SCHEME_HTTPS, 0 },
+		{ "https://media.test:8443", SCHEME_HTTPS, 8443 },
+		{ "http://media.test", SCHEME_HTTP, 0 },
+		{ "http://*.cdn.test:8080", SCHEME_HTTP, 8080 },
+		{ "media.test:443", SCHEME_ANY, 443 },
+		{ "*.cdn.test", SCHEME_ANY, 0 },
+	};
+	static const char *const bad[] = { "ftp://media.test",
+	    "HTTPS://media.test", "ws://media.test", "https:/media.test",
+	    "https://", "https://media.test/", "https://media.test/a",
+	    "media.test/", "http://media.test?q", "http://media.test#f",
+	    "https://user@media.test", "user@media.test", "https://a@b:443",
+	    "https://media.test:", "https://media.test:0", "http://[::1]",
+	    "https://http://media.test", "https://*media.test",
+	    "media.test:x" };
+	struct host_rule r;
+	const char *why;
+	char name[96], *back;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		int ret = host_rule_parse(good[i].s, &r, &why);
+
+		back = ret == 0 ? host_rule_str(&r) : NULL;
+		snprintf(name, sizeof(name), "\"%s\" parses and prints back",
+		    good[i].s);
+		ok(ret == 0 && r.scheme == good[i].scheme &&
+		    r.port == good[i].port && strcmp(back, good[i].s) == 0,
+		    name);
+		free(back);
+		if (ret == 0)
+			free(r.name);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		int ret = host_rule_parse(bad[i], &r, &why);
+
+		snprintf(name, sizeof(name), "\"%s\" is refused (%s)", bad[i],
+		    ret < 0 ? why : "parsed");
+		ok(ret < 0, name);
+		if (ret == 0)
+			free(r.name);
+	}
+}
+
+/* A scheme, a path or user-info is refused with a reason that says so,
+ * not as a host name that happens to hold a ':' or a '/'. */
+static void rule_reasons(void)
+{
+	static const struct { const char *s, *says; } t[] = {
+		{ "ftp://media.test", "schemes" },
+		{ "https://media.test/", "path" },
+		{ "media.test/a", "path" },
+		{ "http://user@media.test", "user-info" },
+	};
+	struct host_rule r;
+	const char *why;
+	char name[96];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		snprintf(name, sizeof(name), "\"%s\": the reason says %s",
+		    t[i].s, t[i].says);
+		ok(host_rule_parse(t[i].s, &r, &why) < 0 &&
+		    strstr(why, t[i].says) != NULL, name);
+	}
+}
+
+static int is(const char *got, const char *want)
+{
+	return strcmp(got, want) == 0;
+}
+
+/* What each form admits: "https://" CONNECT only, "http://" GET/HEAD
+ * only, each with its own default port; a bare form both. */
+static void schemes(void)
+{
+	struct host_rule allow[] = { rule("https://tls.test"),
+	    rule("http://web.test"), rule("https://tls.test:8443"),
+	    rule("http://web.test:8080"), rule("both.test:9000"),
+	    rule("*.cdn.test") };
+	struct host_rule deny[] = { rule("https://a.cdn.test"),
+	    rule("http://b.cdn.test"), rule("c.cdn.test:443") };
+	struct netpolicy np = { allow, deny, 6, 3, NULL, 0 };
+
+	ok(!*host(&np, "tls.test", 443, 1), "https://h: CONNECT h:443");
+	ok(is(host(&np, "tls.test", 443, 0), "plain http not allowed: the "
+	    "entry is https://"), "https://h: no GET h:443");
+	ok(*host(&np, "tls.test", 80, 0), "https://h: no GET h:80");
+	ok(is(host(&np, "tls.test", 9443, 1), "port not allowed"),
+	    "https://h: no CONNECT h:9443");
+	ok(!*host(&np, "tls.test", 8443, 1), "https://h:8443: CONNECT");
+	ok(*host(&np, "tls.test", 8443, 0), "https://h:8443: no GET");
+	ok(!*host(&np, "web.test", 80, 0), "http://h: GET h:80");
+	ok(is(host(&np, "web.test", 80, 1), "CONNECT not allowed: the entry "
+	    "is http://"), "http://h: no CONNECT h:80");
+	ok(*host(&np, "web.test", 443, 1), "http://h: no CONNECT h:443");
+	ok(!*host(&np, "web.test", 8080, 0), "http://h:8080: GET");
+	ok(*host(&np, "web.test", 8080, 1), "http://h:8080: no CONNECT");
+	ok(!*host(&np, "both.test", 9000, 1) && !*host(&np, "both.test", 9000,
+	    0), "h:9000: CONNECT and GET to 9000");
+	ok(*host(&np, "both.test", 443, 1) && *host(&np, "both.test", 80, 0),
+	    "h:9000: not 443 or 80");
+	ok(is(host(&np, "a.cdn.test", 443, 1), "denied") &&
+	    !*host(&np, "a.cdn.test", 80, 0), "deny https://h: CONNECT h:443 "
+	    "only");
+	ok(is(host(&np, "b.cdn.test", 80, 0), "denied") &&
+	    !*host(&np, "b.cdn.test", 443, 1), "deny http://h: GET h:80 only");
+	ok(is(host(&np, "c.cdn.test", 443, 1), "denied") &&
+	    !*host(&np, "c.cdn.test", 80, 0), "deny h:443: port 443 only");
 }
 
 static void normalise(void)
@@ -169,7 +372,8 @@ static void requests(void)
 	ok(parse("CONNECT media.test HTTP/1.1\r\n\r\n", &r) == 400,
 	    "CONNECT without a port");
 	proxy_req_free(&r);
-	ok(parse("POST http://m.test/ HTTP/1.1\r\n\r\n", &r) == 405, "POST");
+	ok(parse("POST http://m.test/ HTTP/1.1\r\n\r\n", &r) == 405 &&
+	    strcmp(r.method, "POST") == 0, "POST, recorded as POST");
 	proxy_req_free(&r);
 	ok(parse("GET https://m.test/ HTTP/1.1\r\n\r\n", &r) == 400,
 	    "GET https:// (https goes by CONNECT)");
@@ -191,12 +395,62 @@ static void requests(void)
 	proxy_req_free(&r);
 }
 
+/* A refused request keeps what was read of it, for the net record. */
+static void refused_requests(void)
+{
+	struct proxy_req r;
+
+	ok(parse("DELETE http://Media.test:8080/x HTTP/1.1\r\n\r\n", &r) ==
+	    405 && strcmp(r.method, "DELETE") == 0 && strcmp(r.host,
+	    "media.test") == 0 && r.port == 8080 && r.target != NULL &&
+	    strcmp(r.target, "http://Media.test:8080/x") == 0 &&
+	    r.head == NULL, "DELETE: 405, with method, host, port and target");
+	proxy_req_free(&r);
+	ok(parse("OPTIONSOPTIONSOPTIONS http://m.test/ HTTP/1.1\r\n\r\n",
+	    &r) == 405 && strcmp(r.method, "OPTIONSOPTIONSOP...") == 0,
+	    "a long method: cut to 16 bytes");
+	proxy_req_free(&r);
+	ok(parse("G{T http://m.test/ HTTP/1.1\r\n\r\n", &r) == 400 &&
+	    r.method == NULL && r.target == NULL, "a method that is not a "
+	    "token: 400, not recorded");
+	proxy_req_free(&r);
+	ok(parse("GET http://m.test/a HTTP/9.9\r\n\r\n", &r) == 505 &&
+	    strcmp(r.method, "GET") == 0 && strcmp(r.host, "m.test") == 0 &&
+	    r.head == NULL, "HTTP/9.9: 505, with method and host");
+	proxy_req_free(&r);
+	ok(parse("GET http://m.test/ HTTP/2.0\r\n\r\n", &r) == 505,
+	    "HTTP/2.0: 505");
+	proxy_req_free(&r);
+	ok(parse("CONNECT m.test:443 HTTP/1.x\r\n\r\n", &r) == 400 &&
+	    strcmp(r.method, "CONNECT") == 0 && strcmp(r.host, "m.test") == 0 &&
+	    r.port == 443, "HTTP/1.x: 400, with method and host");
+	proxy_req_free(&r);
+	ok(parse("GET http://m.test/ HTTP/1.10\r\n\r\n", &r) == 400,
+	    "HTTP/1.10: 400");
+	proxy_req_free(&r);
+	ok(parse("GET http://m.test/ http/1.1\r\n\r\n", &r) == 400,
+	    "http/1.1: 400");
+	proxy_req_free(&r);
+	ok(parse("DELETE http://m.test/ HTTP/9.9\r\n\r\n", &r) == 505,
+	    "another method and version: the version first");
+	proxy_req_free(&r);
+	ok(parse("GET http://m.test/ HTTP/1.0\r\n\r\n", &r) == 0 &&
+	    strcmp(r.method, "GET") == 0 && !r.connect, "HTTP/1.0 passes");
+	proxy_req_free(&r);
+}
+
 int main(void)
 {
+	ranges();
+	embedded_forms();
 	addresses();
 	allow_addresses();
 	hosts();
+	rule_syntax();
+	rule_reasons();
+	schemes();
 	normalise();
 	requests();
+	refused_requests();
 	return tap_done();
 }

@@ -38,6 +38,14 @@ B="$TOP/build"
 	assert_output --partial "ok 1 "
 }
 
+@test "tlshello.c: the ClientHello a tunnel must begin with, built field by field and as OpenSSL sends it" {
+	run "$B/test/unit_tls" "$TOP/fuzz/corpus/tlshello/openssl-media.test"
+	assert_success
+	refute_output --partial "not ok"
+	assert_output --partial "ok 1 "
+	assert_output --partial "OpenSSL's own ClientHello for media.test passes"
+}
+
 @test "quoting round-trips 10000 random argv per shell through sh, bash, dash, zsh and ksh" {
 	run "$B/test/quote_roundtrip" 10000
 	assert_success
@@ -76,4 +84,8 @@ fuzz() {
 
 @test "the proxy's request parser survives libFuzzer, and passes on one clean request" {
 	fuzz proxyreq
+}
+
+@test "the ClientHello check survives libFuzzer, and passes only the CONNECT host" {
+	fuzz tlshello
 }
