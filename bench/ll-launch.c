@@ -5,7 +5,8 @@
  *   ll-launch ARGV...
  *
  * Fork; in the child a new session, a ruleset that handles every
- * filesystem right of ABI 1-3 and grants read and execute beneath /,
+ * filesystem right of ABI 1-3 the kernel knows (ABI 1 and 2 know fewer)
+ * and grants read and execute beneath /,
  * PR_SET_NO_NEW_PRIVS, landlock_restrict_self, exec ARGV; the parent
  * waits and exits with the child's status. No policy, no audit, no
  * seccomp, no output copy, no guard process: sbexec landlock minus this
@@ -32,7 +33,9 @@ struct path_beneath {
 
 static void restrict_self(void)
 {
-	uint64_t handled = FS_ALL_ABI3;
+	long abi = syscall(SYS_ll_create_ruleset, NULL, 0, 1);
+	uint64_t handled = abi == 1 ? (1ULL << 13) - 1 : abi == 2 ?
+	    (1ULL << 14) - 1 : FS_ALL_ABI3;
 	struct path_beneath pb = { FS_READ_EXEC, open("/", O_PATH) };
 	int rs = (int)syscall(SYS_ll_create_ruleset, &handled, sizeof(handled),
 	    0);
