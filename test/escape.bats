@@ -141,11 +141,22 @@ probe_in_sandbox() {
 	sbx sh -c "exec '$PROBE' $*"
 }
 
+# engine_refused NAME: in a real container engine (SBEXEC_ENGINE, set by
+# test/container.bats) whose own profile refuses the probe NAME without
+# sbexec, the test skips: nothing is left for sbexec's filter to show
+# there (the host's run of this suite shows it).
+engine_refused() {
+	[ -n "${SBEXEC_ENGINE:-}" ] && [ "$output" = "$1=EPERM" ] &&
+		skip "$SBEXEC_ENGINE's own seccomp profile refuses $1 without sbexec"
+	return 0
+}
+
 # assert_filtered NAME DIRECT: the probe NAME answers DIRECT without
 # sbexec (the kernel reached the call) and EPERM through it.
 assert_filtered() {
 	run "$PROBE" "$1"
 	assert_success
+	engine_refused "$1"
 	assert_output "$1=$2"
 	run probe_in_sandbox "$1"
 	assert_success
@@ -370,6 +381,7 @@ assert_filtered_tty() {
 
 @test "unshare(CLONE_NEWUSER) fails (bwrap --disable-userns: ENOSPC; Landlock: the filter, EPERM)" {
 	run "$PROBE" unshare_userns
+	engine_refused unshare_userns
 	assert_output unshare_userns=OK
 	run probe_in_sandbox unshare_userns
 	assert_success
@@ -717,17 +729,26 @@ listen_dgram() {
 	local probes=(setuid_chmod setuid_fchmod setuid_fchmodat2 setuid_open
 		setuid_openat2 setuid_mknod setgid_mkdir setxattr_acl
 		setxattr_caps chmod_world) p
-	local f2=OK
+	local f2=OK caps=OK
 	run attack ffmpeg "${probes[@]}"
 	assert_success
 	# fchmodat2 came in Linux 6.6: before, the kernel itself answers
-	# ENOSYS, without sbexec and through it.
+	# ENOSYS, without sbexec and through it (so does Docker's profile,
+	# which predates it). security.capability needs CAP_SETFCAP, which a
+	# user, or root with --cap-drop ALL, lacks: EPERM without sbexec.
 	[[ $output != *setuid_fchmodat2=ENOSYS* ]] || f2=ENOSYS
+	if [[ $output == *setxattr_caps=EPERM* ]]; then
+		[ "$(id -u)" -ne 0 ] || [ -n "${SBEXEC_ENGINE:-}" ] ||
+			fail "root without sbexec cannot set security.capability"
+		caps=EPERM
+	fi
 	for p in "${probes[@]}"; do
 		[ "$p" = setuid_fchmodat2 ] && continue
+		[ "$p" = setxattr_caps ] && continue
 		assert_line "$p=OK"
 	done
 	assert_line "setuid_fchmodat2=$f2"
+	assert_line "setxattr_caps=$caps"
 	run find . -perm -4000
 	assert_line ./suid_chmod
 	assert_line ./suid_open
