@@ -5,9 +5,9 @@
 # once by test/container/build-image (cached in build/container/), and
 # runs suites inside `docker run` with Docker's default seccomp profile,
 # where bwrap cannot set up and "auto" falls back to Landlock for real:
-# the drop-in suite, the census and the escape battery as root, as
+# the drop-in suite, the census and both escape batteries as root, as
 # --user 1000 and with --cap-drop ALL --security-opt no-new-privileges
-# (escape2 when CONTAINER_SUITES names it: see wanted).
+# (see wanted).
 # The repository (its static sbexec) is bind-mounted read-only at /src.
 # Then the README's CI examples, laid out as the executors lay them out.
 #
@@ -179,7 +179,7 @@ in_docker() {
 # twice would be refused).
 backend_env() {
 	case $1 in
-	escape2) return 0 ;;
+	escape2) echo "-e SBEXEC_ENGINE=Docker"; return 0 ;;
 	census) echo "-e CENSUS_ENGINE=Docker"; return 0 ;;
 	esac
 	if grep -q SBEXEC_IN_CONTAINER "$TOP/test/helper.bash"; then
@@ -191,15 +191,15 @@ backend_env() {
 }
 
 # wanted SUITE MODE: skip unless CONTAINER_SUITES and CONTAINER_MODES
-# (default: compat, census, escape, ci; every mode) name them. The
-# census knows it is in an engine (CENSUS_ENGINE): its controls are the
-# host's, and what the engine itself refuses or masks adds to what it
-# expects. escape.bats (SBEXEC_ENGINE) skips each filter test whose call
-# Docker's own profile already refuses without sbexec. escape2 runs when
-# named, but does not pass in Docker yet: half of each of its tests is
-# the bwrap backend, which cannot set up there.
+# (default: compat, census, escape, escape2, ci; every mode) name them.
+# Each knows it is in an engine: the census (CENSUS_ENGINE) takes its
+# controls from the host's run and adds what the engine itself refuses
+# or masks to what it expects; escape.bats (SBEXEC_ENGINE) skips each
+# filter test whose call Docker's profile already refuses without
+# sbexec; escape2.bats runs its Landlock half only, and says each
+# control the engine already refuses.
 wanted() {
-	case " ${CONTAINER_SUITES:-compat census escape ci} " in
+	case " ${CONTAINER_SUITES:-compat census escape escape2 ci} " in
 	*" $1 "*) ;;
 	*) [ -z "${CONTAINER_SUITES:-}" ] ||
 		skip "CONTAINER_SUITES leaves out $1"
