@@ -143,16 +143,14 @@ static long set_major(const char *set, const char *path)
 /* PATH opened one component at a time, never following a link. */
 static int walk(const char *path)
 {
-	char *copy = xstrdup(path), *save = NULL, *name;
-	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), next;
+	int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), fd, err;
 
-	for (name = strtok_r(copy, "/", &save); fd >= 0 && name != NULL;
-	    name = strtok_r(NULL, "/", &save)) {
-		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		close(fd);
-		fd = next;
-	}
-	free(copy);
+	if (root < 0)
+		return -1;
+	fd = path_walk(root, path);
+	err = errno;
+	close(root);
+	errno = err;
 	return fd;
 }
 

@@ -4,6 +4,7 @@
  * ".." are refused so that the most-specific-path rule stays decidable
  * by comparing strings. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -126,4 +127,22 @@ char *path_resolve(const char *path)
 	if (realpath(path, buf) == NULL)
 		return NULL;
 	return xstrdup(buf);
+}
+
+int path_walk(int root, const char *path)
+{
+	char *copy = xstrdup(path), *save = NULL, *name;
+	int fd = dup(root), next, err = 0;
+
+	for (name = strtok_r(copy, "/", &save); fd >= 0 && name != NULL;
+	    name = strtok_r(NULL, "/", &save)) {
+		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		err = errno;
+		close(fd);
+		fd = next;
+	}
+	free(copy);
+	if (fd < 0 && err != 0)
+		errno = err;
+	return fd;
 }

@@ -18,4 +18,9 @@ size_t path_depth(const char *path);
 /* Resolve symlinks of an existing path; NULL when it does not exist. */
 char *path_resolve(const char *path);
 
+/* Open PATH below the directory ROOT one component at a time, never
+ * following a link (O_PATH); -1 with errno from the component that
+ * failed. */
+int path_walk(int root, const char *path);
+
 #endif

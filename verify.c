@@ -208,8 +208,6 @@ static char *unescape(const char *mp)
 	return out;
 }
 
-static int walk(int root, const char *path);
-
 /* Can the command reach mount point MP of the sandbox at all? bwrap,
  * run by a user, leaves read-write a host mount below a directory that
  * user may not search (Docker's /var/lib/docker, a root-only 0700
@@ -219,7 +217,7 @@ static int walk(int root, const char *path);
 static int reachable(int root, const char *mp)
 {
 	char *path = unescape(mp);
-	int fd = walk(root, path), err = errno;
+	int fd = path_walk(root, path), err = errno;
 
 	free(path);
 	if (fd >= 0)
@@ -281,27 +279,11 @@ static int check_table(pid_t pid, int root, const struct expect *e,
 	return rc;
 }
 
-/* Open PATH under ROOT one component at a time, never following a link. */
-static int walk(int root, const char *path)
-{
-	char *copy = xstrdup(path), *save = NULL, *name;
-	int fd = dup(root), next;
-
-	for (name = strtok_r(copy, "/", &save); fd >= 0 && name != NULL;
-	    name = strtok_r(NULL, "/", &save)) {
-		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		close(fd);
-		fd = next;
-	}
-	free(copy);
-	return fd;
-}
-
 static int check_obj(int root, const struct expect_obj *o, dev_t null_rdev)
 {
 	struct statfs sf;
 	struct stat st;
-	int fd = walk(root, o->path), ok;
+	int fd = path_walk(root, o->path), ok;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		if (fd >= 0)

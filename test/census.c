@@ -889,12 +889,5 @@ static int run(int argc, char **argv)
 	return 0;
 }
 
-#ifdef PAYLOAD
 #include "payload.h"
-PAYLOAD_MAIN(run, "census")
-#endif
-
-int main(int argc, char **argv)
-{
-	return run(argc, argv);
-}
+PROBE_MAIN(run, "census")

@@ -148,13 +148,22 @@ alive() {
 	assert_equal "$(runs_left)" 0
 }
 
-@test "where no cgroup can be made: run-wide limits refuse (125, why), unless limits.cgroup is optional, loudly" {
-	local who=(setpriv --reuid="$CUID" --regid="$CGID" --clear-groups --)
+# user_dir: a new directory of root's for the test user's runs, its
+# path printed: the policy goes in it, and w/, the user's, is the cwd
+# that holds the audit.
+user_dir() {
 	local d
 	d=$(mktemp -d /tmp/sbxcg.XXXXXX)
 	chmod 755 "$d"
 	mkdir "$d/w"
 	chown "$CUID:$CGID" "$d/w"
+	echo "$d"
+}
+
+@test "where no cgroup can be made: run-wide limits refuse (125, why), unless limits.cgroup is optional, loudly" {
+	local who=(setpriv --reuid="$CUID" --regid="$CGID" --clear-groups --)
+	local d
+	d=$(user_dir)
 	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
 	cd "$d/w"
 	limits bwrap '"runTasks": 64'
@@ -203,10 +212,7 @@ delegate() {
 	local top="/sys/fs/cgroup/sbxtest$RANDOM.slice" d
 	local u="$top/user@$CUID.service"
 	delegate "$top"
-	d=$(mktemp -d /tmp/sbxcg.XXXXXX)
-	chmod 755 "$d"
-	mkdir "$d/w"
-	chown "$CUID:$CGID" "$d/w"
+	d=$(user_dir)
 	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
 	mkdir "$d/bin"
 	ln -s "$SBEXEC" "$d/bin/ffmpeg"

@@ -778,19 +778,7 @@ recorded() {
 }
 
 @test "allow-list: raw requests to the proxy: only absolute GET/HEAD and CONNECT to allowed hosts pass" {
-	cat >talk.py <<-'EOF'
-		import socket, sys
-		for req in sys.argv[1:]:
-		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
-		    s.sendall(req.replace("\\r\\n", "\r\n").encode())
-		    data = b""
-		    while b"\r\n" not in data:
-		        chunk = s.recv(4096)
-		        if not chunk:
-		            break
-		        data += chunk
-		    print(data.split(b"\r\n")[0].decode("latin-1") or "(closed)")
-	EOF
+	talk_py
 	allow_policy "\"media.test:$HTTP_PORT\""
 	local h="media.test:$HTTP_PORT" before
 	before=$(hits)
@@ -1040,9 +1028,8 @@ leak_host() {
 
 # ---- entries with a scheme, refused-request records (issue 23 items 2, 5)
 
-# talk_py: talk.py in the cwd, as in "raw requests to the proxy": each
-# argument a raw request on its own connection, the answer's status line
-# printed.
+# talk_py: talk.py in the cwd: each argument a raw request on its own
+# connection, the answer's status line printed.
 talk_py() {
 	cat >talk.py <<-'PY'
 		import socket, sys

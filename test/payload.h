@@ -3,8 +3,8 @@
  * no command line: its arguments are the lines of ./payload.args, which
  * the attack writes in the sandbox's working directory. RUN gets them
  * as a main would, and the process exits with its status once the
- * library is loaded. Included by test/probe_syscalls.c and
- * test/census.c. */
+ * library is loaded. Included by each probe (test/probe_*.c) and
+ * test/census.c, which end with PROBE_MAIN. */
 #ifndef SBEXEC_TEST_PAYLOAD_H
 #define SBEXEC_TEST_PAYLOAD_H
 
@@ -22,6 +22,17 @@
 		static char *argv[PAYLOAD_ARGS_MAX] = { name };		\
 		_exit(run(payload_args(buf, argv), argv));		\
 	}
+
+/* A probe's main, and its payload's loader when built with -DPAYLOAD:
+ * both call RUN as main would. */
+#ifdef PAYLOAD
+#define PROBE_MAIN(run, name)						\
+	PAYLOAD_MAIN(run, name)						\
+	int main(int argc, char **argv) { return run(argc, argv); }
+#else
+#define PROBE_MAIN(run, name)						\
+	int main(int argc, char **argv) { return run(argc, argv); }
+#endif
 
 /* ARGV[1..] from ./payload.args, one a line, read into BUF; argc. */
 static inline int payload_args(char *buf, char **argv)

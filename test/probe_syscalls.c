@@ -828,12 +828,5 @@ static int run(int argc, char **argv)
 	return 0;
 }
 
-#ifdef PAYLOAD
 #include "payload.h"
-PAYLOAD_MAIN(run, "payload")
-#endif
-
-int main(int argc, char **argv)
-{
-	return run(argc, argv);
-}
+PROBE_MAIN(run, "payload")

@@ -29,6 +29,25 @@ static const char *addr_class(const struct netpolicy *np, const char *addr)
 	return r ? r : "";
 }
 
+/* Each of REFUSED[NR] is refused, each of ALLOWED[NA] allowed, with no
+ * allowAddresses. */
+static void classes(const char *const *refused, size_t nr,
+    const char *const *allowed, size_t na)
+{
+	struct netpolicy none = { 0 };
+	char name[96];
+
+	for (size_t i = 0; i < nr; i++) {
+		snprintf(name, sizeof(name), "%s is refused (%s)", refused[i],
+		    addr_class(&none, refused[i]));
+		ok(*addr_class(&none, refused[i]) != '\0', name);
+	}
+	for (size_t i = 0; i < na; i++) {
+		snprintf(name, sizeof(name), "%s is allowed", allowed[i]);
+		ok(*addr_class(&none, allowed[i]) == '\0', name);
+	}
+}
+
 static void addresses(void)
 {
 	static const char *const refused[] = { "0.0.0.0", "10.1.2.3",
@@ -47,18 +66,9 @@ static void addresses(void)
 	    "192.0.1.1", "198.20.0.1", "223.255.255.255", "2606:4700::1111",
 	    "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1",
 	    "2001:4860:4860::8888" };
-	struct netpolicy none = { 0 };
-	char name[96];
 
-	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
-		snprintf(name, sizeof(name), "%s is refused (%s)", refused[i],
-		    addr_class(&none, refused[i]));
-		ok(*addr_class(&none, refused[i]) != '\0', name);
-	}
-	for (size_t i = 0; i < sizeof(allowed) / sizeof(*allowed); i++) {
-		snprintf(name, sizeof(name), "%s is allowed", allowed[i]);
-		ok(*addr_class(&none, allowed[i]) == '\0', name);
-	}
+	classes(refused, sizeof(refused) / sizeof(*refused), allowed,
+	    sizeof(allowed) / sizeof(*allowed));
 }
 
 /* One address in each range SECURITY.md and sbexec.json(5) list, in
@@ -130,18 +140,9 @@ static void embedded_forms(void)
 	    "2606:4700::5efe:8.8.8.8", "2606:4700::200:5efe:1.1.1.1",
 	    "2606:4700::5eff:7f00:1", "2606:4700::400:5efe:7f00:1",
 	    "2002:808:808:1:0:5efe:808:808" };
-	struct netpolicy none = { 0 };
-	char name[96];
 
-	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
-		snprintf(name, sizeof(name), "%s is refused (%s)", refused[i],
-		    addr_class(&none, refused[i]));
-		ok(*addr_class(&none, refused[i]) != '\0', name);
-	}
-	for (size_t i = 0; i < sizeof(allowed) / sizeof(*allowed); i++) {
-		snprintf(name, sizeof(name), "%s is allowed", allowed[i]);
-		ok(*addr_class(&none, allowed[i]) == '\0', name);
-	}
+	classes(refused, sizeof(refused) / sizeof(*refused), allowed,
+	    sizeof(allowed) / sizeof(*allowed));
 }
 
 static void allow_addresses(void)
