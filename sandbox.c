@@ -11,6 +11,7 @@
 
 #include "filter.h"
 #include "kernfs.h"
+#include "launch.h"
 #include "quote.h"
 #include "sandbox.h"
 
@@ -147,6 +148,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	push_fd(out, "--json-status-fd", io->status_fd);
 	push_fd(out, "--seccomp", io->seccomp_fd);
 	strv_push(out, "--");
+	launch_push(out, &io->keep);	/* only 0-2 reach the command */
 	push_command(pol, cmd, args, out);
 	if (io->trial) {
 		io->plan = xmalloc(sizeof(*io->plan));

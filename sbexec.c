@@ -20,6 +20,7 @@
 #include "cgroup.h"
 #include "check.h"
 #include "env.h"
+#include "launch.h"
 #include "netns.h"
 #include "options.h"
 #include "policy.h"
@@ -295,6 +296,7 @@ int main(int argc, char **argv)
 	const char *why = NULL;
 	int status;
 
+	launch_maybe(argc, argv, environ);	/* inside bwrap: launch.c */
 	sanitize_fds();
 	supervise_init();
 	options_parse(argc, argv, &o);

@@ -129,6 +129,12 @@ expected_dev() {
 		printf 'dev %s rw\n' $DEVICES
 }
 
+# No descriptor above 2: not the caller's (census_ff passes one), not
+# sbexec's (a device's, the mount sources), not bwrap's.
+expected_fd() {
+	:
+}
+
 # What opens for writing: the writable device nodes, nothing in /proc or
 # /sys; no directory of /dev takes a new entry.
 expected_write() {
@@ -308,7 +314,8 @@ census_dir() {
 }
 
 # census_ff ARGS: ffmpeg ARGS as $WHO, the way $MODE says (attack's
-# FFMPEG): without sbexec (direct, container-direct) or through it.
+# FFMPEG): without sbexec (direct, container-direct) or through it. The
+# caller's descriptor 7 is open on a file: the fd section's control.
 census_ff() {
 	local p="$DIR/policy.json"
 	case $MODE in
@@ -316,7 +323,7 @@ census_ff() {
 	container-direct) as "$WHO" "$D/in_container" /usr/bin/ffmpeg "$@" ;;
 	container*) as "$WHO" "$D/in_container" "$SBEXEC" -p "$p" ffmpeg "$@" ;;
 	*) as "$WHO" "$SBEXEC" -p "$p" ffmpeg "$@" ;;
-	esac
+	esac 7<"$D/meta/root.txt"
 }
 
 # census MODE WHO: run the census there once; $D/out/MODE-WHO.out holds
@@ -326,7 +333,7 @@ census() {
 	local f="$D/out/$1-$2" MODE=$1 WHO=$2 DIR rc=0 only=
 	[ ! -e "$f.out" ] || return 0
 	DIR=$(census_dir "$1" "$2")
-	[ "${1%-devices}" = "$1" ] || only="dev write"
+	[ "${1%-devices}" = "$1" ] || only="fd dev write"
 	(cd "$DIR/work" && attack census_ff \
 		"pidmax=$(cat /proc/sys/kernel/pid_max)" \
 		"meta=$D/meta/root.txt" "meta=$D/meta/user.txt" \
@@ -466,6 +473,12 @@ direct() {
 	[ -n "$output" ] || fail "the census without sbexec found no $2 line"
 }
 
+# The caller's descriptor 7 reaches a command run without sbexec.
+control_fd() {
+	direct "$1" fd
+	assert_line "fd 7 $D/meta/root.txt"
+}
+
 control_dev() {
 	direct "$1" dev
 	if [ "$1" = root ]; then
@@ -568,11 +581,24 @@ control_syscalls() {
 	local who sec whos=user
 	[ "$(id -u)" -ne 0 ] || whos="root user"
 	for who in $whos; do
-		for sec in dev write meta proc ipc cap family syscalls; do
+		for sec in fd dev write meta proc ipc cap family syscalls; do
 			"control_$sec" "$who"
 		done
 	done
 }
+
+@test "fd: bwrap, root: no descriptor above 2 reaches the command" { check bwrap root fd; }
+@test "fd: bwrap, user: no descriptor above 2 reaches the command" { check bwrap user fd; }
+@test "fd: landlock, root: no descriptor above 2 reaches the command" { check landlock root fd; }
+@test "fd: landlock, user: no descriptor above 2 reaches the command" { check landlock user fd; }
+@test "fd: container, root: no descriptor above 2 reaches the command" { check container root fd; }
+@test "fd: container, user: no descriptor above 2 reaches the command" { check container user fd; }
+@test "fd with devices: bwrap, root: no descriptor above 2, the device's neither" { check bwrap-devices root fd; }
+@test "fd with devices: bwrap, user: no descriptor above 2, the device's neither" { check bwrap-devices user fd; }
+@test "fd with devices: landlock, root: no descriptor above 2, the device's neither" { check landlock-devices root fd; }
+@test "fd with devices: landlock, user: no descriptor above 2, the device's neither" { check landlock-devices user fd; }
+@test "fd with devices: container, root: no descriptor above 2, the device's neither" { check container-devices root fd; }
+@test "fd with devices: container, user: no descriptor above 2, the device's neither" { check container-devices user fd; }
 
 @test "dev: bwrap, root: only bwrap's --dev nodes open" { check bwrap root dev; }
 @test "dev: bwrap, user: only bwrap's --dev nodes open" { check bwrap user dev; }

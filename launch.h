@@ -1,0 +1,16 @@
+/* launch.h: the last step inside bwrap's sandbox, before the command. */
+#ifndef SBEXEC_LAUNCH_H
+#define SBEXEC_LAUNCH_H
+
+#include "mounts.h"
+#include "util.h"
+
+/* Push the launcher onto OUT (bwrap's argv, just after "--"): sbexec
+ * itself, from a descriptor bwrap inherits (added to KEEP). */
+void launch_push(struct strv *out, struct fdv *keep);
+
+/* First thing in main: when ARGV is the launcher's, close every
+ * descriptor above 2 and exec the rest of ARGV; never returns then. */
+void launch_maybe(int argc, char **argv, char **envp);
+
+#endif
