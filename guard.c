@@ -3,7 +3,10 @@
  * init does inside one: it is a subreaper, so every orphan of the
  * command comes back to it; when the command ends it kills and reaps
  * them all, and when sbexec dies (PDEATHSIG, a catchable SIGTERM here)
- * it does the same before it goes. The command itself runs in a child
+ * or wants the run stopped (its SIGTERM) it does the same before it
+ * goes. It is the only process that ends the tree: sbexec never kills
+ * it, so the run's orphans never reach sbexec, whose other children are
+ * the caller's to keep (issue 29). The command itself runs in a child
  * that enters Landlock and seccomp after everything else, then execs. */
 #include <errno.h>
 #include <fcntl.h>
@@ -112,6 +115,9 @@ static _Noreturn void watch(pid_t cmd, const sigset_t *set)
 				finish(st);
 	}
 	tree_kill();
+	/* As sbexec's SIGKILL would have ended it, but with no process of
+	 * the tree left behind for anyone. */
+	raise(SIGKILL);
 	_exit(128 + SIGKILL);
 }
 

@@ -85,18 +85,25 @@ static void deliver_pending(struct sup *s)
 }
 
 /* Killed outright, the sandbox's init reaps its processes unaccounted:
- * their usage is read first. */
+ * their usage is read first. Under Landlock there is no PID namespace,
+ * and the guard, the subreaper of the run, is told to end its tree: it
+ * alone knows that tree whole (its children are the command and the
+ * command's orphans, nothing else), and it dies only once the tree is
+ * gone (guard.c), so that nothing of the run is ever left to sbexec,
+ * whose other children are the caller's (issue 29). */
 static void kill_all(struct sup *s)
 {
 	pid_t root = s->init_pid > 0 ? s->init_pid : s->child;
 
 	usage_tree(root, &s->killed);
-	/* No PID namespace under Landlock: the tree, one by one. */
-	if (s->run != NULL && s->run->landlock != NULL)
-		tree_signal(root, SIGKILL);
-	if (s->init_pid > 0)
-		kill(s->init_pid, SIGKILL);
-	kill(s->child, SIGKILL);
+	if (s->run != NULL && s->run->landlock != NULL) {
+		kill(s->child, SIGTERM);
+		kill(s->child, SIGCONT);	/* a stopped guard */
+	} else {
+		if (s->init_pid > 0)
+			kill(s->init_pid, SIGKILL);
+		kill(s->child, SIGKILL);
+	}
 	cgroup_kill(s->cg);	/* what hid from all of the above */
 }
 
@@ -117,30 +124,35 @@ static void reap(struct sup *s)
 		s->reaped = 1;
 }
 
-/* Everything sbexec is left to reap: the sandbox's init, orphaned by
- * bwrap, dies with the sandbox (bwrap's --die-with-parent). Wait for
- * each SIGCHLD, a second at most, and add each one's usage, which holds
- * the command's when init reaped it. */
+/* bwrap's monitor exits first and leaves the sandbox's init to sbexec,
+ * its subreaper, when the sandbox dies (--die-with-parent). Wait for
+ * that one pid, a second at most, and add its usage, which holds the
+ * command's when init reaped it. By pid only: sbexec's other children
+ * are the caller's (a job started before "exec sbexec", a 2> >(tee)
+ * logger) or their orphans, none of them the run's to wait for. Done at
+ * once when init is gone (reaped by bwrap, which outlived it) or is not
+ * known (Landlock: the guard, reaped already; a bypassed command). */
 static void reap_rest(struct sup *s)
 {
 	struct pollfd p = { .fd = s->sigfd, .events = POLLIN };
 	struct signalfd_siginfo si;
 	long long until = now_ms() + 1000;
 	struct rusage ru;
-	pid_t pid;
+	pid_t pid = s->init_pid;
 	int st;
 
+	if (pid <= 0 || pid == s->child)
+		return;
 	for (;;) {
-		pid = wait4(-1, &st, WNOHANG, &ru);
-		if (pid < 0 || (pid == 0 && now_ms() >= until))
-			return;
-		if (pid > 0) {
+		if (wait4(pid, &st, WNOHANG, &ru) == pid) {
 			timeradd(&s->ru.ru_utime, &ru.ru_utime, &s->ru.ru_utime);
 			timeradd(&s->ru.ru_stime, &ru.ru_stime, &s->ru.ru_stime);
 			if (ru.ru_maxrss > s->ru.ru_maxrss)
 				s->ru.ru_maxrss = ru.ru_maxrss;
-			continue;
+			return;
 		}
+		if ((kill(pid, 0) < 0 && errno == ESRCH) || now_ms() >= until)
+			return;
 		poll(&p, 1, (int)(until - now_ms()));
 		while (read(s->sigfd, &si, sizeof(si)) > 0)
 			;
@@ -482,8 +494,10 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	s.start = now_ms();
 	s.deadline = s.start + pol->limits.timeout_ms;
 	/* bwrap leaves the sandbox's init unreaped: as a subreaper sbexec
-	 * inherits it, and with it the command's CPU time and memory. */
-	if (s.sandboxed)
+	 * inherits it, and with it the command's CPU time and memory. Not
+	 * under Landlock, whose guard is the run's subreaper: sbexec would
+	 * only collect the caller's orphans. */
+	if (s.sandboxed && (run == NULL || run->landlock == NULL))
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	trial_init(&s);
 	spawn(&s, argv, envp);
@@ -495,8 +509,6 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	feed_close(&s);
 	if (s.proxy != NULL)	/* each open connection's record */
 		s.net_refused = proxy_stop(s.proxy);
-	if (run != NULL && run->landlock != NULL)
-		tree_kill();	/* what the guard, killed, left to sbexec */
 	cgroup_kill(s.cg);	/* every process of the run dies with it */
 	stream_free(&s.out);
 	stream_free(&s.err);

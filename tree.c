@@ -1,6 +1,6 @@
 /* tree.c: a process tree, walked through /proc/PID/task/TID/children:
  * its usage from /proc/PID/stat (utime, stime, cutime, cstime) and
- * /proc/PID/status (VmHWM), signals to it, and its end.
+ * /proc/PID/status (VmHWM), and its end.
  *
  * A walk has no fixed cut: its list grows with the tree, up to LIST_MAX
  * entries, and a walk cut short (that bound, or no memory) says so
@@ -164,21 +164,6 @@ void usage_tree(pid_t root, struct usage *u)
 		add_stat(l.v[i], u);
 		add_rss(l.v[i], u);
 	}
-	free(l.v);
-}
-
-void tree_signal(pid_t root, int sig)
-{
-	struct list l = { 0 };
-	int stop = sig == SIGKILL;
-
-	/* To kill, first stop: else a parent forks while its children die. */
-	if (stop)
-		kill(root, SIGSTOP);
-	walk(root, &l, stop);
-	while (l.n > 1)
-		kill(l.v[--l.n], sig);
-	kill(root, sig);
 	free(l.v);
 }
 

@@ -16,18 +16,13 @@ struct usage {
 void usage_tree(pid_t root, struct usage *u);
 
 /* Stop, then SIGKILL, every descendant of the calling process, which
- * must be a subreaper (orphans come back to it), and reap them all,
+ * must be a subreaper (orphans come back to it) and have no child but
+ * those of the tree (the Landlock guard), and reap them all,
  * pass after pass, until a pass finds none and no child is left. No
  * give-up count: it returns only when the tree is gone (a process the
  * kernel cannot kill, stuck in the D state, keeps it waiting). Without a
  * PID namespace this is what makes a command that double-forks, calls
  * setsid or floods forks end with its run. */
 void tree_kill(void);
-
-/* Send SIG to ROOT's descendants, deepest first, then to ROOT. For
- * SIGKILL each is stopped as it is found, so none forks past the walk;
- * the part of a cut walk (no memory) left alive is for a subreaper above
- * and its tree_kill. */
-void tree_signal(pid_t root, int sig);
 
 #endif
