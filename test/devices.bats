@@ -231,6 +231,45 @@ $TUN=OK tun-features=$(tun_features)
 	assert_output "/dev/kvm=OK kvm-api=12"
 }
 
+# fds MODE: the descriptors "ls -l /proc/self/fd" holds, through sbexec
+# with devices [/dev/net/tun] on MODE (bwrap, landlock), one number a
+# line, without ls's own (its /proc/N/fd directory).
+fds() {
+	local backend=$1
+	[ "$backend" != container ] || backend=auto
+	printf '%s\n' "{\"commands\": {\"ls\": \"/bin/ls\"},
+	  \"audit\": \"$DIR/audit.jsonl\", \"sandbox\": \"$backend\",
+	  \"devices\": [\"/dev/net/tun\"]}" >"$DIR/policy.json"
+	chmod 644 "$DIR/policy.json"
+	if [ "$1" = container ]; then
+		"$D/in_container" "$SBEXEC" -p "$DIR/policy.json" ls -l /proc/self/fd/
+	else
+		"$SBEXEC" -p "$DIR/policy.json" ls -l /proc/self/fd/
+	fi | awk '$NF !~ "^/proc/[0-9]+/fd$" && $(NF-2) ~ /^[0-9]+$/ { print $(NF-2) }' |
+		sort -n
+}
+
+@test "control: bwrap hands its command the descriptor of a --dev-bind /proc/self/fd source" {
+	needs root
+	run bwrap --ro-bind / / --dev /dev --proc /proc \
+		--dev-bind /proc/self/fd/9 /dev/net/tun \
+		ls -l /proc/self/fd/ 9</dev/net/tun
+	assert_success
+	assert_line --regexp '^l.* 9 -> /dev/net/tun$'
+}
+
+@test "with devices [/dev/net/tun], the command holds descriptors 0, 1 and 2 only (bwrap, landlock, container)" {
+	local mode
+	needs root
+	at root
+	for mode in $(modes); do
+		run fds "$mode"
+		assert_output "0
+1
+2"
+	done
+}
+
 @test "with devices, the start record says loudly that host devices are open" {
 	needs root
 	at root
