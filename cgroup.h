@@ -1,6 +1,7 @@
 /* cgroup.h: one cgroup per run (DESIGN 5): the run-wide limits, the
  * teardown that nothing in the run can hide from, and what the run used.
- * cgroup v2, or v1's pids, memory, cpuacct and freezer hierarchies. */
+ * cgroup v2 (cgroup2.c), or v1's pids, memory, cpuacct and freezer
+ * hierarchies (cgroup1.c); what both share is cgroup.c. */
 #ifndef SBEXEC_CGROUP_H
 #define SBEXEC_CGROUP_H
 
@@ -45,5 +46,37 @@ void cgroup_usage(const struct cgroup *cg, struct cg_usage *u);
 
 /* Remove the run's cgroup (once its processes are reaped). */
 void cgroup_remove(struct cgroup *cg);
+
+/* Between cgroup.c, cgroup1.c and cgroup2.c only. */
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+/* A file of the cgroup at DIR: written (0, or -1 with errno), or its
+ * number after KEY (its first number when KEY is NULL; -1: none). */
+int cg_put(const char *dir, const char *name, const char *val);
+int cg_put_ll(const char *dir, const char *name, long long v);
+long long cg_get(const char *dir, const char *name, const char *key);
+int cg_is_fs(const char *path, long magic);
+int cg_fail(struct cgroup *cg, const char *what, const char *path);
+void cg_pause_ms(long ms);
+
+/* Each version's own: where the bases are, the controllers as --check
+ * prints them, the limits, freezing, and what the run used. BASES (v1)
+ * gets one base per hierarchy that is mounted. */
+int cg1_where(struct cgroup *cg, char *bases[CG_N]);
+char *cg1_controllers(char *const *bases);
+int cg1_limits(struct cgroup *cg, const struct limits *l);
+void cg1_freeze(const char *dir, int on);
+long long cg1_cpu_ms(const struct cgroup *cg);
+void cg1_usage(const struct cgroup *cg, struct cg_usage *u);
+
+int cg2_where(struct cgroup *cg);
+char *cg2_controllers(const struct cgroup *cg);
+void cg2_enable(const char *dir);
+int cg2_kill(const char *dir);
+void cg2_freeze(const char *dir, int on);
+int cg2_limits(struct cgroup *cg, const struct limits *l);
+long long cg2_cpu_ms(const struct cgroup *cg);
+void cg2_usage(const struct cgroup *cg, struct cg_usage *u);
 
 #endif
