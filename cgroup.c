@@ -349,3 +349,10 @@ void cgroup_remove(struct cgroup *cg)
 		cg->dir[i] = NULL;
 	}
 }
+
+const char *cgroup_sockets(const struct cgroup *cg)
+{
+	if (cg->version == 2)
+		return "counted in memory.max with the rest";
+	return cg1_sockets();
+}

@@ -42,7 +42,12 @@ long long cgroup_cpu_ms(const struct cgroup *cg);
 /* Kill every process in the run's cgroup until it is empty. */
 void cgroup_kill(const struct cgroup *cg);
 
+/* The run's peak counts its socket buffers too (v1: the sum of two
+ * peaks, memory.max_usage_in_bytes and memory.kmem.tcp's). */
 void cgroup_usage(const struct cgroup *cg, struct cg_usage *u);
+
+/* How runMemoryBytes counts socket buffers here, for --check. */
+const char *cgroup_sockets(const struct cgroup *cg);
 
 /* Remove the run's cgroup (once its processes are reaped). */
 void cgroup_remove(struct cgroup *cg);
@@ -69,6 +74,7 @@ int cg1_limits(struct cgroup *cg, const struct limits *l);
 void cg1_freeze(const char *dir, int on);
 long long cg1_cpu_ms(const struct cgroup *cg);
 void cg1_usage(const struct cgroup *cg, struct cg_usage *u);
+const char *cg1_sockets(void);
 
 int cg2_where(struct cgroup *cg);
 char *cg2_controllers(const struct cgroup *cg);

@@ -87,7 +87,14 @@ void cg1_freeze(const char *dir, int on)
 	}
 }
 
-/* The limits in the memory and pids hierarchies. */
+/* Where v1 counts a cgroup's socket buffers: apart from the rest of its
+ * memory, and only once a limit is written here (before, its sockets
+ * are charged to nothing but the host-wide tcp_mem). */
+#define TCP_LIMIT "memory.kmem.tcp.limit_in_bytes"
+
+/* The limits in the memory and pids hierarchies. Socket buffers get
+ * runMemoryBytes of their own, or there is no cgroup: a run would
+ * otherwise hold the host's tcp_mem, which every TCP socket shares. */
 int cg1_limits(struct cgroup *cg, const struct limits *l)
 {
 	const char *m = cg->dir[CG_MEMORY], *p = cg->dir[CG_PIDS];
@@ -102,6 +109,9 @@ int cg1_limits(struct cgroup *cg, const struct limits *l)
 	    "memory.memsw.limit_in_bytes", l->run_memory_bytes) < 0 &&
 	    errno != ENOENT)))
 		return cg_fail(cg, "memory.limit_in_bytes in", m);
+	if (l->run_memory_bytes && cg_put_ll(m, TCP_LIMIT,
+	    l->run_memory_bytes) < 0)
+		return cg_fail(cg, TCP_LIMIT " (socket buffers) in", m);
 	if (l->run_tasks && cg_put_ll(p, "pids.max", l->run_tasks) < 0)
 		return cg_fail(cg, "pids.max in", p);
 	return 0;
@@ -122,11 +132,25 @@ void cg1_usage(const struct cgroup *cg, struct cg_usage *u)
 	const char *m = cg->dir[CG_MEMORY], *p = cg->dir[CG_PIDS];
 
 	if (m != NULL) {
+		long long tcp = cg_get(m, "memory.kmem.tcp.max_usage_in_bytes",
+		    NULL);
+
 		u->peak_bytes = cg_get(m, "memory.max_usage_in_bytes", NULL);
+		if (u->peak_bytes >= 0 && tcp > 0)
+			u->peak_bytes += tcp;
 		u->oom_kills = cg_get(m, "memory.oom_control", "oom_kill");
 	}
 	if (p != NULL) {
 		u->tasks_peak = cg_get(p, "pids.peak", NULL);
 		u->tasks_refused = cg_get(p, "pids.events", "max");
 	}
+}
+
+const char *cg1_sockets(void)
+{
+	if (access(CGROUP_ROOT "/memory/" TCP_LIMIT, F_OK) == 0)
+		return "counted apart on v1 (" TCP_LIMIT ", set to "
+		    "runMemoryBytes): a run holds up to twice runMemoryBytes";
+	return "not counted here (no " CGROUP_ROOT "/memory/" TCP_LIMIT
+	    "): runMemoryBytes refuses the cgroup";
 }
