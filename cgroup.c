@@ -5,8 +5,10 @@
  * all they start are inside. At the end the cgroup is killed until empty
  * (cgroup.kill; else frozen, each process killed, thawed, again) and
  * removed. A cgroup whose sbexec is gone (killed with SIGKILL) is removed
- * by the next run that finds it: its name carries its sbexec's PID, and
- * only a cgroup whose PID is no process is touched. */
+ * by the next run that finds it. What tells it apart is a lock its sbexec
+ * holds for the run's whole life, an flock on the cgroup's directory
+ * (kernfs takes one on v1 and v2 alike): a PID would not do, for a run
+ * in another PID namespace is no process here, and a PID is reused. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
@@ -95,7 +98,8 @@ void cg_pause_ms(long ms)
 
 static int where(struct cgroup *cg, char *v1[CG_N])
 {
-	*cg = (struct cgroup){ .procs = { -1, -1, -1, -1 }, .dirfd = -1 };
+	*cg = (struct cgroup){ .procs = { -1, -1, -1, -1 }, .dirfd = -1,
+	    .lockfd = -1 };
 	for (int i = 0; i < CG_N; i++)
 		v1[i] = NULL;
 	if (cg_is_fs(CGROUP_ROOT, CGROUP2_MAGIC))
@@ -169,51 +173,74 @@ static void kill_all_in(int version, char *const *dirs)
 	}
 }
 
+/* The first (the locked one) last: what a sweep finds unlocked in the
+ * first hierarchy is all that is left of a run. */
 static void remove_dirs(char *const *dirs)
 {
-	for (int i = 0; i < CG_N; i++)
+	for (int i = CG_N - 1; i >= 0; i--)
 		for (int t = 0; dirs[i] != NULL && rmdir(dirs[i]) < 0 &&
 		    errno == EBUSY && t < 200; t++)
 			cg_pause_ms(1);
 }
 
-/* A run's cgroup whose sbexec (the PID in its name) is no process. */
-static int stale(const char *name)
+/* DIR opened and flocked HOW: its descriptor, or -1. */
+static int lock_dir(const char *dir, int how)
 {
-	char *end;
-	long pid;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (strncmp(name, "run-", 4) != 0)
-		return 0;
-	pid = strtol(name + 4, &end, 10);
-	return *end == '-' && pid > 0 && pid <= INT_MAX &&
-	    kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	if (fd >= 0 && flock(fd, how) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
-/* What gone runs left in BASES (one per hierarchy; v2: bases[0]). */
+/* A run's cgroup NAME in BASE whose sbexec is gone: its lock taken (the
+ * descriptor, which holds it until closed), or -1. */
+static int stale(const char *base, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (strncmp(name, "run-", 4) != 0 ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", base, name) >=
+	    sizeof(path))
+		return -1;
+	return lock_dir(path, LOCK_EX | LOCK_NB);
+}
+
+/* What gone runs left in BASES (one per hierarchy; v2: bases[0]), with
+ * the first base locked whole: no run is between making its cgroup and
+ * locking it (make_locked). */
 static void sweep(int version, char *const *bases)
 {
 	const char *first = NULL;
 	struct dirent *e;
 	char *dirs[CG_N];
+	int bfd, fd;
 	DIR *d;
 
 	for (int i = 0; first == NULL && i < CG_N; i++)
 		first = bases[i];
-	if (first == NULL || (d = opendir(first)) == NULL)
+	if (first == NULL || (bfd = lock_dir(first, LOCK_EX)) < 0)
 		return;
+	if ((d = opendir(first)) == NULL) {
+		close(bfd);
+		return;
+	}
 	while ((e = readdir(d)) != NULL) {
-		if (!stale(e->d_name))
+		if ((fd = stale(first, e->d_name)) < 0)
 			continue;
 		for (int i = 0; i < CG_N; i++)
 			dirs[i] = bases[i] ? xasprintf("%s/%s", bases[i],
 			    e->d_name) : NULL;
 		kill_all_in(version, dirs);
 		remove_dirs(dirs);
+		close(fd);
 		for (int i = 0; i < CG_N; i++)
 			free(dirs[i]);
 	}
 	closedir(d);
+	close(bfd);
 }
 
 static unsigned long long start_time(void)
@@ -240,10 +267,28 @@ static unsigned long long start_time(void)
 	return t;
 }
 
+/* DIR made in BASE, and locked, under BASE's shared lock: a sweep, which
+ * locks BASE whole, finds it locked or not at all. The lock is held in
+ * cg->lockfd until the cgroup is gone. */
+static int make_locked(struct cgroup *cg, const char *base, const char *dir)
+{
+	int bfd = lock_dir(base, LOCK_SH), rc = 0;
+
+	if (bfd < 0)
+		return cg_fail(cg, "cannot lock", base);
+	if (mkdir(dir, 0755) < 0)
+		rc = cg_fail(cg, "cannot make", dir);
+	else if ((cg->lockfd = lock_dir(dir, LOCK_EX | LOCK_NB)) < 0)
+		rc = cg_fail(cg, "cannot lock", dir);
+	close(bfd);
+	return rc;
+}
+
 static int make_dirs(struct cgroup *cg, char *const *bases,
     const char *name)
 {
 	char path[PATH_MAX];
+	int rc = 0;
 
 	for (int i = 0; i < CG_N; i++) {
 		if (bases[i] == NULL)
@@ -253,8 +298,15 @@ static int make_dirs(struct cgroup *cg, char *const *bases,
 		if (cg->version == 2)
 			cg2_enable(bases[i]);
 		cg->dir[i] = xasprintf("%s/%s", bases[i], name);
-		if (mkdir(cg->dir[i], 0755) < 0)
-			return cg_fail(cg, "cannot make", cg->dir[i]);
+		if (cg->lockfd < 0)
+			rc = make_locked(cg, bases[i], cg->dir[i]);
+		else if (mkdir(cg->dir[i], 0755) < 0)
+			rc = cg_fail(cg, "cannot make", cg->dir[i]);
+		if (rc < 0) {
+			free(cg->dir[i]);	/* not ours to remove */
+			cg->dir[i] = NULL;
+			return -1;
+		}
 		snprintf(path, sizeof(path), "%s/cgroup.procs", cg->dir[i]);
 		if ((cg->procs[i] = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 			return cg_fail(cg, "cannot open", path);
@@ -347,6 +399,10 @@ void cgroup_remove(struct cgroup *cg)
 	for (int i = 0; i < CG_N; i++) {
 		free(cg->dir[i]);
 		cg->dir[i] = NULL;
+	}
+	if (cg->lockfd >= 0) {
+		close(cg->lockfd);	/* gone, or a sweep's to remove */
+		cg->lockfd = -1;
 	}
 }
 

@@ -15,6 +15,7 @@ struct cgroup {
 	char *dir[CG_N];	/* the run's own: v2 in dir[0] alone */
 	int procs[CG_N];	/* its cgroup.procs, for the child; or -1 */
 	int dirfd;		/* v2: the run's, for CLONE_INTO_CGROUP */
+	int lockfd;		/* its first directory, flocked: it is live */
 	char *why;
 };
 

@@ -195,6 +195,43 @@ in_memcg() {
 	assert_equal "$(runs_left)" 0
 }
 
+# on_v2 CMD...: CMD where /sys/fs/cgroup is cgroup v2: the host's, or
+# else the v2 hierarchy mounted there in a mount namespace of CMD's own
+# (where v1 holds every controller, as here, a v2 cgroup still counts
+# CPU time and has cgroup.kill: runCpuSeconds needs no controller).
+on_v2() {
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		"$@"
+	else
+		unshare -m --propagation private sh -c \
+			'mount -t cgroup2 cgroup2 /sys/fs/cgroup && exec "$@"' sh "$@"
+	fi
+}
+
+@test "cgroup v2: a live run's cgroup is left alone by a sbexec in another PID namespace, where the run's sbexec is no process" {
+	grep -qw cgroup2 /proc/filesystems || skip "no cgroup v2 in this kernel"
+	limits bwrap '"runCpuSeconds": 60'
+	on_v2 "$SBEXEC" sh -c 'sleep 2; echo lived' >"$T/first" 2>&1 &
+	local pid=$! name
+	for _ in $(seq 100); do
+		grep -q '"type":"start"' "$AUDIT" 2>/dev/null && break
+		sleep 0.05
+	done
+	name=$(audit_get start 'r["cgroup"]')
+	[[ "$name" =~ /sbexec/run-([0-9]+)- ]]
+	# The positive control: from a new PID namespace the PID the live
+	# cgroup's name carries is no process (the sweep before the lock
+	# took that for stale and wrote cgroup.kill: the run died, 137).
+	run unshare -p -f --mount-proc sh -c "kill -0 ${BASH_REMATCH[1]}"
+	assert_failure
+	run -0 on_v2 unshare -p -f --mount-proc "$SBEXEC" sh -c 'echo second'
+	assert_output second
+	wait "$pid"
+	assert_equal "$(cat "$T/first")" lived
+	run -0 on_v2 find /sys/fs/cgroup/sbexec -maxdepth 1 -name 'run-*'
+	assert_output ""
+}
+
 # user_dir: a new directory of root's for the test user's runs, its
 # path printed: the policy goes in it, and w/, the user's, is the cwd
 # that holds the audit.
