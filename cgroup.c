@@ -208,39 +208,52 @@ static int stale(const char *base, const char *name)
 	return lock_dir(path, LOCK_EX | LOCK_NB);
 }
 
-/* What gone runs left in BASES (one per hierarchy; v2: bases[0]), with
- * the first base locked whole: no run is between making its cgroup and
- * locking it (make_locked). */
+/* A run removes at most this many left cgroups; the next run, more. */
+#define SWEEP_MAX 64
+
+/* The stale cgroups in BASE, their names and locks, found with BASE
+ * locked whole: no run is between making its cgroup and locking it
+ * (make_locked). BASE is unlocked before they are killed, which may
+ * take long, so that new runs need not wait for it. */
+static int find_stale(const char *base, char **names, int *fds)
+{
+	struct dirent *e;
+	int bfd, n = 0;
+	DIR *d;
+
+	if ((bfd = lock_dir(base, LOCK_EX)) < 0)
+		return 0;
+	if ((d = opendir(base)) != NULL) {
+		while (n < SWEEP_MAX && (e = readdir(d)) != NULL)
+			if ((fds[n] = stale(base, e->d_name)) >= 0)
+				names[n++] = xstrdup(e->d_name);
+		closedir(d);
+	}
+	close(bfd);
+	return n;
+}
+
+/* What gone runs left in BASES (one per hierarchy; v2: bases[0]). */
 static void sweep(int version, char *const *bases)
 {
 	const char *first = NULL;
-	struct dirent *e;
-	char *dirs[CG_N];
-	int bfd, fd;
-	DIR *d;
+	char *names[SWEEP_MAX], *dirs[CG_N];
+	int fds[SWEEP_MAX], n;
 
 	for (int i = 0; first == NULL && i < CG_N; i++)
 		first = bases[i];
-	if (first == NULL || (bfd = lock_dir(first, LOCK_EX)) < 0)
-		return;
-	if ((d = opendir(first)) == NULL) {
-		close(bfd);
-		return;
-	}
-	while ((e = readdir(d)) != NULL) {
-		if ((fd = stale(first, e->d_name)) < 0)
-			continue;
+	n = first != NULL ? find_stale(first, names, fds) : 0;
+	for (int k = 0; k < n; k++) {
 		for (int i = 0; i < CG_N; i++)
 			dirs[i] = bases[i] ? xasprintf("%s/%s", bases[i],
-			    e->d_name) : NULL;
+			    names[k]) : NULL;
 		kill_all_in(version, dirs);
 		remove_dirs(dirs);
-		close(fd);
+		close(fds[k]);
 		for (int i = 0; i < CG_N; i++)
 			free(dirs[i]);
+		free(names[k]);
 	}
-	closedir(d);
-	close(bfd);
 }
 
 static unsigned long long start_time(void)
