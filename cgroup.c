@@ -1,13 +1,14 @@
-/* cgroup.c: one cgroup per run. sbexec makes it under a base of its own
- * (root: "sbexec" under the cgroup root, the container's own in a cgroup
- * namespace; a user: "sbexec" under the user@UID.service subtree systemd
- * delegates), sets the run-wide limits in it, and the child moves itself
- * in before it runs anything, so that bwrap, the Landlock guard or the
- * bypassed binary and all they start are inside. At the end the cgroup
- * is killed until empty (cgroup.kill; else frozen, each process killed,
- * thawed, again) and removed. A cgroup whose sbexec is gone (killed with
- * SIGKILL) is removed by the next run that finds it: its name carries its
- * sbexec's PID, and only a cgroup whose PID is no process is touched. */
+/* cgroup.c: one cgroup per run, what cgroup v1 (cgroup1.c) and v2
+ * (cgroup2.c) share. sbexec makes it under a base of its own, sets the
+ * run-wide limits in it, and the child moves itself in before it runs
+ * anything, so that bwrap, the Landlock guard or the bypassed binary and
+ * all they start are inside. At the end the cgroup is killed until empty
+ * (cgroup.kill; else frozen, each process killed, thawed, again) and
+ * removed. A cgroup whose sbexec is gone (killed with SIGKILL) is removed
+ * by the next run that finds it. What tells it apart is a lock its sbexec
+ * holds for the run's whole life, an flock on the cgroup's directory
+ * (kernfs takes one on v1 and v2 alike): a PID would not do, for a run
+ * in another PID namespace is no process here, and a PID is reused. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
@@ -24,24 +26,16 @@
 #include "cgroup.h"
 #include "util.h"
 
-#define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP2_MAGIC 0x63677270L
-#define CGROUP1_MAGIC 0x27e0ebL
 
-/* v1's hierarchies, by CG_: the first name that is mounted. */
-static const char *const v1_names[CG_N][2] = {
-	{ "pids", NULL }, { "memory", NULL }, { "cpuacct", "cpu,cpuacct" },
-	{ "freezer", NULL },
-};
-
-static int is_fs(const char *path, long magic)
+int cg_is_fs(const char *path, long magic)
 {
 	struct statfs f;
 
 	return statfs(path, &f) == 0 && (long)f.f_type == magic;
 }
 
-static int put(const char *dir, const char *name, const char *val)
+int cg_put(const char *dir, const char *name, const char *val)
 {
 	char path[PATH_MAX];
 	size_t len = strlen(val);
@@ -55,16 +49,15 @@ static int put(const char *dir, const char *name, const char *val)
 	return ok ? 0 : -1;
 }
 
-static int put_ll(const char *dir, const char *name, long long v)
+int cg_put_ll(const char *dir, const char *name, long long v)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%lld", v);
-	return put(dir, name, buf);
+	return cg_put(dir, name, buf);
 }
 
-/* The number after KEY (the file's first one when KEY is NULL), or -1. */
-static long long get(const char *dir, const char *name, const char *key)
+long long cg_get(const char *dir, const char *name, const char *key)
 {
 	char path[PATH_MAX], line[256];
 	size_t klen = key ? strlen(key) : 0;
@@ -88,138 +81,43 @@ static long long get(const char *dir, const char *name, const char *key)
 	return v;
 }
 
-/* This process's v2 cgroup, from /proc/self/cgroup ("0::PATH"). */
-static int own_v2(char *buf, size_t size)
+int cg_fail(struct cgroup *cg, const char *what, const char *path)
 {
-	char line[PATH_MAX + 8];
-	int found = 0;
-	FILE *f = fopen("/proc/self/cgroup", "re");
-
-	if (f == NULL)
-		return -1;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "0::", 3) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			found = strlen(line + 3) < size;
-			if (found)
-				memcpy(buf, line + 3, strlen(line + 3) + 1);
-		}
-	fclose(f);
-	return found ? 0 : -1;
+	if (cg->why == NULL)
+		cg->why = xasprintf("cgroup: %s %s: %s", what, path,
+		    strerror(errno));
+	return -1;
 }
 
-/* v2: the directory sbexec's base goes in, or NULL with cg->why. */
-static char *v2_parent(struct cgroup *cg)
+void cg_pause_ms(long ms)
 {
-	char own[PATH_MAX], unit[64], *at;
+	struct timespec ts = { 0, ms * 1000000L };
 
-	if (getuid() == 0)
-		return xstrdup(CGROUP_ROOT);
-	snprintf(unit, sizeof(unit), "/user@%u.service", (unsigned)getuid());
-	if (own_v2(own, sizeof(own)) < 0 || (at = strstr(own, unit)) == NULL) {
-		cg->why = xasprintf("cgroup: uid %u is outside the subtree "
-		    "systemd delegates to it (user@%u.service): run sbexec as "
-		    "root, or under systemd-run --user", (unsigned)getuid(),
-		    (unsigned)getuid());
-		return NULL;
-	}
-	at[strlen(unit)] = '\0';
-	return xasprintf(CGROUP_ROOT "%s", own);
-}
-
-static void enable(const char *dir)
-{
-	static const char *const ctl[] = { "+pids", "+memory", "+cpu" };
-
-	for (size_t i = 0; i < sizeof(ctl) / sizeof(*ctl); i++)
-		put(dir, "cgroup.subtree_control", ctl[i]);
-}
-
-static int where_v2(struct cgroup *cg)
-{
-	char *parent = v2_parent(cg);
-
-	if (parent == NULL)
-		return -1;
-	cg->version = 2;
-	cg->base = xasprintf("%s/sbexec", parent);
-	free(parent);
-	return 0;
-}
-
-/* v1: each hierarchy mounted; root only (v1 delegates nothing). */
-static int where_v1(struct cgroup *cg, char *v1[CG_N])
-{
-	char path[PATH_MAX];
-	int any = 0;
-
-	for (int i = 0; i < CG_N; i++) {
-		v1[i] = NULL;
-		for (int j = 0; j < 2 && v1[i] == NULL && v1_names[i][j]; j++) {
-			snprintf(path, sizeof(path), CGROUP_ROOT "/%s",
-			    v1_names[i][j]);
-			if (is_fs(path, CGROUP1_MAGIC))
-				v1[i] = xasprintf("%s/sbexec", path);
-		}
-		any |= v1[i] != NULL;
-	}
-	if (!any) {
-		cg->why = xstrdup("cgroup: none mounted at " CGROUP_ROOT);
-		return -1;
-	}
-	if (getuid() != 0) {
-		cg->why = xstrdup("cgroup: v1 here, which is not delegated to "
-		    "users: run sbexec as root");
-		return -1;
-	}
-	cg->version = 1;
-	cg->base = xstrdup(CGROUP_ROOT);
-	return 0;
+	nanosleep(&ts, NULL);
 }
 
 static int where(struct cgroup *cg, char *v1[CG_N])
 {
-	*cg = (struct cgroup){ .procs = { -1, -1, -1, -1 }, .dirfd = -1 };
+	*cg = (struct cgroup){ .procs = { -1, -1, -1, -1 }, .dirfd = -1,
+	    .lockfd = -1 };
 	for (int i = 0; i < CG_N; i++)
 		v1[i] = NULL;
-	if (is_fs(CGROUP_ROOT, CGROUP2_MAGIC))
-		return where_v2(cg);
-	return where_v1(cg, v1);
+	if (cg_is_fs(CGROUP_ROOT, CGROUP2_MAGIC))
+		return cg2_where(cg);
+	return cg1_where(cg, v1);
 }
 
 int cgroup_where(struct cgroup *cg, char **controllers)
 {
-	char *v1[CG_N], *list;
+	char *v1[CG_N];
 
 	*controllers = NULL;
 	if (where(cg, v1) < 0)
 		return -1;
-	if (cg->version == 2) {
-		char path[PATH_MAX], line[256] = "";
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/cgroup.controllers",
-		    access(cg->base, F_OK) == 0 ? cg->base : CGROUP_ROOT);
-		if ((f = fopen(path, "re")) != NULL) {
-			if (fgets(line, sizeof(line), f) == NULL)
-				line[0] = '\0';
-			fclose(f);
-		}
-		line[strcspn(line, "\n")] = '\0';
-		*controllers = xstrdup(line);
-		return 0;
-	}
-	list = xstrdup("");
+	*controllers = cg->version == 2 ? cg2_controllers(cg) :
+	    cg1_controllers(v1);
 	for (int i = 0; i < CG_N; i++)
-		if (v1[i] != NULL) {
-			char *next = xasprintf("%s%s%s", list, *list ? " " : "",
-			    v1_names[i][0]);
-
-			free(list);
-			list = next;
-			free(v1[i]);
-		}
-	*controllers = list;
+		free(v1[i]);
 	return 0;
 }
 
@@ -242,34 +140,12 @@ static int kill_procs(const char *dir)
 	return n;
 }
 
-static void pause_ms(long ms)
+static void freeze(int version, char *const *dirs, int on)
 {
-	struct timespec ts = { 0, ms * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* v1's freezer: FROZEN (waited for, a second at most) or THAWED. */
-static void freeze(const char *dir, int on)
-{
-	char path[PATH_MAX], state[16] = "";
-
-	if (dir == NULL || put(dir, "freezer.state", on ? "FROZEN" :
-	    "THAWED") < 0 || !on)
-		return;
-	snprintf(path, sizeof(path), "%s/freezer.state", dir);
-	for (int i = 0; i < 1000; i++) {
-		FILE *f = fopen(path, "re");
-
-		if (f == NULL)
-			return;
-		if (fgets(state, sizeof(state), f) == NULL)
-			state[0] = '\0';
-		fclose(f);
-		if (strncmp(state, "FROZEN", 6) == 0)
-			return;
-		pause_ms(1);
-	}
+	if (version == 2)
+		cg2_freeze(dirs[0], on);
+	else
+		cg1_freeze(dirs[CG_FREEZER], on);
 }
 
 /* Everything in the cgroup of DIR (v2) or DIRS (v1), until none is
@@ -283,71 +159,101 @@ static void kill_all_in(int version, char *const *dirs)
 		d = dirs[i];
 	if (d == NULL)
 		return;
-	if (version == 2 && put(d, "cgroup.kill", "1") == 0)
+	if (version == 2 && cg2_kill(d) == 0)
 		return;
 	if (kill_procs(d) == 0)
 		return;		/* empty already: nothing to freeze */
 	for (;;) {
-		if (version == 2)
-			put(d, "cgroup.freeze", "1");
-		else
-			freeze(dirs[CG_FREEZER], 1);
+		freeze(version, dirs, 1);
 		n = kill_procs(d);
-		if (version == 2)
-			put(d, "cgroup.freeze", "0");
-		else
-			freeze(dirs[CG_FREEZER], 0);
+		freeze(version, dirs, 0);
 		if (n == 0)
 			return;
-		pause_ms(1);
+		cg_pause_ms(1);
 	}
 }
 
+/* The first (the locked one) last: what a sweep finds unlocked in the
+ * first hierarchy is all that is left of a run. */
 static void remove_dirs(char *const *dirs)
 {
-	for (int i = 0; i < CG_N; i++)
+	for (int i = CG_N - 1; i >= 0; i--)
 		for (int t = 0; dirs[i] != NULL && rmdir(dirs[i]) < 0 &&
 		    errno == EBUSY && t < 200; t++)
-			pause_ms(1);
+			cg_pause_ms(1);
 }
 
-/* A run's cgroup whose sbexec (the PID in its name) is no process. */
-static int stale(const char *name)
+/* DIR opened and flocked HOW: its descriptor, or -1. */
+static int lock_dir(const char *dir, int how)
 {
-	char *end;
-	long pid;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (strncmp(name, "run-", 4) != 0)
+	if (fd >= 0 && flock(fd, how) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* A run's cgroup NAME in BASE whose sbexec is gone: its lock taken (the
+ * descriptor, which holds it until closed), or -1. */
+static int stale(const char *base, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (strncmp(name, "run-", 4) != 0 ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", base, name) >=
+	    sizeof(path))
+		return -1;
+	return lock_dir(path, LOCK_EX | LOCK_NB);
+}
+
+/* A run removes at most this many left cgroups; the next run, more. */
+#define SWEEP_MAX 64
+
+/* The stale cgroups in BASE, their names and locks, found with BASE
+ * locked whole: no run is between making its cgroup and locking it
+ * (make_locked). BASE is unlocked before they are killed, which may
+ * take long, so that new runs need not wait for it. */
+static int find_stale(const char *base, char **names, int *fds)
+{
+	struct dirent *e;
+	int bfd, n = 0;
+	DIR *d;
+
+	if ((bfd = lock_dir(base, LOCK_EX)) < 0)
 		return 0;
-	pid = strtol(name + 4, &end, 10);
-	return *end == '-' && pid > 0 && pid <= INT_MAX &&
-	    kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	if ((d = opendir(base)) != NULL) {
+		while (n < SWEEP_MAX && (e = readdir(d)) != NULL)
+			if ((fds[n] = stale(base, e->d_name)) >= 0)
+				names[n++] = xstrdup(e->d_name);
+		closedir(d);
+	}
+	close(bfd);
+	return n;
 }
 
 /* What gone runs left in BASES (one per hierarchy; v2: bases[0]). */
 static void sweep(int version, char *const *bases)
 {
 	const char *first = NULL;
-	struct dirent *e;
-	char *dirs[CG_N];
-	DIR *d;
+	char *names[SWEEP_MAX], *dirs[CG_N];
+	int fds[SWEEP_MAX], n;
 
 	for (int i = 0; first == NULL && i < CG_N; i++)
 		first = bases[i];
-	if (first == NULL || (d = opendir(first)) == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (!stale(e->d_name))
-			continue;
+	n = first != NULL ? find_stale(first, names, fds) : 0;
+	for (int k = 0; k < n; k++) {
 		for (int i = 0; i < CG_N; i++)
 			dirs[i] = bases[i] ? xasprintf("%s/%s", bases[i],
-			    e->d_name) : NULL;
+			    names[k]) : NULL;
 		kill_all_in(version, dirs);
 		remove_dirs(dirs);
+		close(fds[k]);
 		for (int i = 0; i < CG_N; i++)
 			free(dirs[i]);
+		free(names[k]);
 	}
-	closedir(d);
 }
 
 static unsigned long long start_time(void)
@@ -374,93 +280,49 @@ static unsigned long long start_time(void)
 	return t;
 }
 
-static int fail(struct cgroup *cg, const char *what, const char *path)
+/* DIR made in BASE, and locked, under BASE's shared lock: a sweep, which
+ * locks BASE whole, finds it locked or not at all. The lock is held in
+ * cg->lockfd until the cgroup is gone. */
+static int make_locked(struct cgroup *cg, const char *base, const char *dir)
 {
-	if (cg->why == NULL)
-		cg->why = xasprintf("cgroup: %s %s: %s", what, path,
-		    strerror(errno));
-	return -1;
-}
+	int bfd = lock_dir(base, LOCK_SH), rc = 0;
 
-static int has(const char *dir, const char *controller)
-{
-	char path[PATH_MAX], line[256] = "", *p;
-	size_t len = strlen(controller);
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
-	if ((f = fopen(path, "re")) == NULL)
-		return 0;
-	if (fgets(line, sizeof(line), f) == NULL)
-		line[0] = '\0';
-	fclose(f);
-	for (p = line; (p = strstr(p, controller)) != NULL; p += len)
-		if ((p == line || p[-1] == ' ') && (p[len] == ' ' ||
-		    p[len] == '\n' || p[len] == '\0'))
-			return 1;
-	return 0;
-}
-
-/* v2: the limits in the run's cgroup. */
-static int limits_v2(struct cgroup *cg, const struct limits *l)
-{
-	const char *d = cg->dir[0];
-
-	if (l->run_memory_bytes && !has(d, "memory")) {
-		errno = ENOTSUP;
-		return fail(cg, "no memory controller in", cg->base);
-	}
-	if (l->run_tasks && !has(d, "pids")) {
-		errno = ENOTSUP;
-		return fail(cg, "no pids controller in", cg->base);
-	}
-	if (l->run_memory_bytes && (put_ll(d, "memory.max",
-	    l->run_memory_bytes) < 0 || (put(d, "memory.swap.max", "0") < 0 &&
-	    errno != ENOENT)))
-		return fail(cg, "memory.max in", d);
-	if (l->run_tasks && put_ll(d, "pids.max", l->run_tasks) < 0)
-		return fail(cg, "pids.max in", d);
-	return 0;
-}
-
-/* v1: the same, in the memory and pids hierarchies. */
-static int limits_v1(struct cgroup *cg, const struct limits *l)
-{
-	const char *m = cg->dir[CG_MEMORY], *p = cg->dir[CG_PIDS];
-
-	errno = ENOTSUP;
-	if (l->run_memory_bytes && m == NULL)
-		return fail(cg, "no memory hierarchy at", CGROUP_ROOT);
-	if (l->run_tasks && p == NULL)
-		return fail(cg, "no pids hierarchy at", CGROUP_ROOT);
-	if (l->run_memory_bytes && (put_ll(m, "memory.limit_in_bytes",
-	    l->run_memory_bytes) < 0 || (put_ll(m,
-	    "memory.memsw.limit_in_bytes", l->run_memory_bytes) < 0 &&
-	    errno != ENOENT)))
-		return fail(cg, "memory.limit_in_bytes in", m);
-	if (l->run_tasks && put_ll(p, "pids.max", l->run_tasks) < 0)
-		return fail(cg, "pids.max in", p);
-	return 0;
+	if (bfd < 0)
+		return cg_fail(cg, "cannot lock", base);
+	if (mkdir(dir, 0755) < 0)
+		rc = cg_fail(cg, "cannot make", dir);
+	else if ((cg->lockfd = lock_dir(dir, LOCK_EX | LOCK_NB)) < 0)
+		rc = cg_fail(cg, "cannot lock", dir);
+	close(bfd);
+	return rc;
 }
 
 static int make_dirs(struct cgroup *cg, char *const *bases,
     const char *name)
 {
 	char path[PATH_MAX];
+	int rc = 0;
 
 	for (int i = 0; i < CG_N; i++) {
 		if (bases[i] == NULL)
 			continue;
 		if (mkdir(bases[i], 0755) < 0 && errno != EEXIST)
-			return fail(cg, "cannot make", bases[i]);
+			return cg_fail(cg, "cannot make", bases[i]);
 		if (cg->version == 2)
-			enable(bases[i]);
+			cg2_enable(bases[i]);
 		cg->dir[i] = xasprintf("%s/%s", bases[i], name);
-		if (mkdir(cg->dir[i], 0755) < 0)
-			return fail(cg, "cannot make", cg->dir[i]);
+		if (cg->lockfd < 0)
+			rc = make_locked(cg, bases[i], cg->dir[i]);
+		else if (mkdir(cg->dir[i], 0755) < 0)
+			rc = cg_fail(cg, "cannot make", cg->dir[i]);
+		if (rc < 0) {
+			free(cg->dir[i]);	/* not ours to remove */
+			cg->dir[i] = NULL;
+			return -1;
+		}
 		snprintf(path, sizeof(path), "%s/cgroup.procs", cg->dir[i]);
 		if ((cg->procs[i] = open(path, O_WRONLY | O_CLOEXEC)) < 0)
-			return fail(cg, "cannot open", path);
+			return cg_fail(cg, "cannot open", path);
 	}
 	return 0;
 }
@@ -476,7 +338,7 @@ int cgroup_make(const struct limits *l, struct cgroup *cg)
 		char *parent = xstrdup(cg->base);
 
 		*strrchr(parent, '/') = '\0';
-		enable(parent);
+		cg2_enable(parent);
 		free(parent);
 		bases[0] = xstrdup(cg->base);
 	}
@@ -486,9 +348,9 @@ int cgroup_make(const struct limits *l, struct cgroup *cg)
 	rc = make_dirs(cg, bases, name);
 	if (rc == 0 && cg->version == 2 && (cg->dirfd = open(cg->dir[0],
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		rc = fail(cg, "cannot open", cg->dir[0]);
+		rc = cg_fail(cg, "cannot open", cg->dir[0]);
 	if (rc == 0)
-		rc = cg->version == 2 ? limits_v2(cg, l) : limits_v1(cg, l);
+		rc = cg->version == 2 ? cg2_limits(cg, l) : cg1_limits(cg, l);
 	for (int i = 0; i < CG_N; i++)
 		free(bases[i]);
 	if (rc < 0) {
@@ -512,17 +374,9 @@ void cgroup_join(const struct cgroup *cg)
 
 long long cgroup_cpu_ms(const struct cgroup *cg)
 {
-	long long v;
-
 	if (cg == NULL || cg->version == 0)
 		return -1;
-	if (cg->version == 2)
-		return (v = get(cg->dir[0], "cpu.stat", "usage_usec")) < 0 ?
-		    -1 : v / 1000;
-	if (cg->dir[CG_CPU] == NULL)
-		return -1;
-	return (v = get(cg->dir[CG_CPU], "cpuacct.usage", NULL)) < 0 ? -1 :
-	    v / 1000000;
+	return cg->version == 2 ? cg2_cpu_ms(cg) : cg1_cpu_ms(cg);
 }
 
 void cgroup_kill(const struct cgroup *cg)
@@ -533,23 +387,14 @@ void cgroup_kill(const struct cgroup *cg)
 
 void cgroup_usage(const struct cgroup *cg, struct cg_usage *u)
 {
-	const char *m = cg->version == 2 ? cg->dir[0] : cg->dir[CG_MEMORY];
-	const char *p = cg->version == 2 ? cg->dir[0] : cg->dir[CG_PIDS];
-
 	*u = (struct cg_usage){ -1, -1, -1, -1, -1 };
 	if (cg->version == 0)
 		return;
 	u->cpu_ms = cgroup_cpu_ms(cg);
-	if (m != NULL) {
-		u->peak_bytes = get(m, cg->version == 2 ? "memory.peak" :
-		    "memory.max_usage_in_bytes", NULL);
-		u->oom_kills = cg->version == 2 ? get(m, "memory.events",
-		    "oom_kill") : get(m, "memory.oom_control", "oom_kill");
-	}
-	if (p != NULL) {
-		u->tasks_peak = get(p, "pids.peak", NULL);
-		u->tasks_refused = get(p, "pids.events", "max");
-	}
+	if (cg->version == 2)
+		cg2_usage(cg, u);
+	else
+		cg1_usage(cg, u);
 }
 
 void cgroup_remove(struct cgroup *cg)
@@ -568,4 +413,15 @@ void cgroup_remove(struct cgroup *cg)
 		free(cg->dir[i]);
 		cg->dir[i] = NULL;
 	}
+	if (cg->lockfd >= 0) {
+		close(cg->lockfd);	/* gone, or a sweep's to remove */
+		cg->lockfd = -1;
+	}
+}
+
+const char *cgroup_sockets(const struct cgroup *cg)
+{
+	if (cg->version == 2)
+		return "counted in memory.max with the rest";
+	return cg1_sockets();
 }

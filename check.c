@@ -408,6 +408,7 @@ static void print_cgroup(const struct limits *l)
 	if (cgroup_where(&cg, &ctl) == 0) {
 		printf("  %-16s v%d, each run's under %s (controllers: %s)\n",
 		    "cgroup", cg.version, cg.base, *ctl ? ctl : "none");
+		printf("  %-16s %s\n", "socket buffers", cgroup_sockets(&cg));
 		free(ctl);
 		return;
 	}

@@ -188,7 +188,8 @@ static void dry_run(const struct job *j)
 	exit(0);
 }
 
-static struct cgroup run_cg = { .procs = { -1, -1, -1, -1 }, .dirfd = -1 };
+static struct cgroup run_cg = { .procs = { -1, -1, -1, -1 }, .dirfd = -1,
+    .lockfd = -1 };
 
 static void remove_cgroup(void)
 {

@@ -92,6 +92,53 @@ alive() {
 	done
 }
 
+# queued: the MiB the sockbuf probe queued, from $output.
+queued() {
+	[[ "$output" =~ sockbuf=([0-9]+) ]] || return 1
+	echo "${BASH_REMATCH[1]}"
+}
+
+# in_memcg DIR CMD...: CMD in the v1 memory cgroup DIR.
+in_memcg() {
+	local m=$1
+	shift
+	(echo "$BASHPID" >"$m/cgroup.procs" && "$@")
+}
+
+@test "loopback TCP buffers count against runMemoryBytes, on both backends; v1's memory.limit_in_bytes alone does not bound them" {
+	local limit=$((64 << 20)) m net
+	# Without sbexec: 4 x the limit queued, where the probe stops.
+	run -0 attack ffmpeg sockbuf:256
+	[ "$(queued)" -ge 256 ]
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]; then
+		# v1: a cgroup with only memory.limit_in_bytes counts none of it.
+		m=/sys/fs/cgroup/memory/sbxtest$RANDOM
+		mkdir "$m"
+		echo "$limit" >"$m/memory.limit_in_bytes"
+		run -0 in_memcg "$m" attack ffmpeg sockbuf:256
+		[ "$(queued)" -ge 256 ]
+		[ "$(cat "$m/memory.max_usage_in_bytes")" -lt "$limit" ]
+		rmdir "$m"
+	fi
+	# bwrap's "none" keeps a loopback of its own; under Landlock "none"
+	# refuses inet sockets, so "host" lends it the host's.
+	for b in bwrap landlock; do
+		[ "$b" = bwrap ] && net=none || net=host
+		policy ", \"sandbox\": \"$b\", \"network\": \"$net\",
+		  \"filesystem\": {\"allowWrite\": [\".\"]},
+		  \"limits\": {\"runMemoryBytes\": $limit}"
+		run attack "$BIN/ffmpeg" sockbuf:256
+		# v2 charges them with the rest: the kernel may kill the probe.
+		if queued >/dev/null; then
+			[ "$(queued)" -le 72 ]	# 64 MiB and slack
+			[ "$(queued)" -ge 16 ]	# the sockets do work
+		else
+			assert_equal "$(end_field oom)" true
+		fi
+		[ "$(end_field runPeakBytes)" -gt $((limit / 2)) ]
+	done
+}
+
 @test "4 busy processes cannot pass runCpuSeconds together, on both backends; cpuSeconds (RLIMIT_CPU) bounds each alone" {
 	for b in bwrap landlock; do
 		limits "$b" '"cpuSeconds": 1'
@@ -148,6 +195,43 @@ alive() {
 	assert_equal "$(runs_left)" 0
 }
 
+# on_v2 CMD...: CMD where /sys/fs/cgroup is cgroup v2: the host's, or
+# else the v2 hierarchy mounted there in a mount namespace of CMD's own
+# (where v1 holds every controller, as here, a v2 cgroup still counts
+# CPU time and has cgroup.kill: runCpuSeconds needs no controller).
+on_v2() {
+	if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+		"$@"
+	else
+		unshare -m --propagation private sh -c \
+			'mount -t cgroup2 cgroup2 /sys/fs/cgroup && exec "$@"' sh "$@"
+	fi
+}
+
+@test "cgroup v2: a live run's cgroup is left alone by a sbexec in another PID namespace, where the run's sbexec is no process" {
+	grep -qw cgroup2 /proc/filesystems || skip "no cgroup v2 in this kernel"
+	limits bwrap '"runCpuSeconds": 60'
+	on_v2 "$SBEXEC" sh -c 'sleep 2; echo lived' >"$T/first" 2>&1 &
+	local pid=$! name
+	for _ in $(seq 100); do
+		grep -q '"type":"start"' "$AUDIT" 2>/dev/null && break
+		sleep 0.05
+	done
+	name=$(audit_get start 'r["cgroup"]')
+	[[ "$name" =~ /sbexec/run-([0-9]+)- ]]
+	# The positive control: from a new PID namespace the PID the live
+	# cgroup's name carries is no process (the sweep before the lock
+	# took that for stale and wrote cgroup.kill: the run died, 137).
+	run unshare -p -f --mount-proc sh -c "kill -0 ${BASH_REMATCH[1]}"
+	assert_failure
+	run -0 on_v2 unshare -p -f --mount-proc "$SBEXEC" sh -c 'echo second'
+	assert_output second
+	wait "$pid"
+	assert_equal "$(cat "$T/first")" lived
+	run -0 on_v2 find /sys/fs/cgroup/sbexec -maxdepth 1 -name 'run-*'
+	assert_output ""
+}
+
 # user_dir: a new directory of root's for the test user's runs, its
 # path printed: the policy goes in it, and w/, the user's, is the cwd
 # that holds the audit.
@@ -183,9 +267,10 @@ user_dir() {
 	rm -rf "$d"
 }
 
-@test "--check says where each run's cgroup goes; limits.cgroup is \"required\" or \"optional\"" {
+@test "--check says where each run's cgroup goes and how it counts socket buffers; limits.cgroup is \"required\" or \"optional\"" {
 	run -0 "$SBEXEC" --check
 	assert_line --regexp "^  cgroup           v[12], each run's under /sys/fs/cgroup.* \(controllers: .*pids.*\)$"
+	assert_line --regexp "^  socket buffers   counted (in memory.max|apart on v1 \(memory.kmem.tcp.limit_in_bytes)"
 	limits bwrap '"cgroup": "sometimes"'
 	run -125 "$SBEXEC" --check
 	assert_output --partial 'limits.cgroup: must be "required" or "optional"'

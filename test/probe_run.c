@@ -8,17 +8,26 @@
  *   spin:N    N children that spin for 2 s of CPU each; the parent waits
  *   hide:TAG  a grandchild in a session of its own, its parent gone, its
  *             name TAG, that sleeps: it must die with the run
+ *   sockbuf:M loopback TCP pairs (network "none" keeps lo), each socket's
+ *             buffers set large, written both ways without reading until
+ *             a write would block, pair after pair until M MiB are
+ *             queued, 16 pairs in a row take less than 64 KiB each, 256
+ *             pairs, or 20 s; how many MiB were queued. The sockets
+ *             stay open until the process exits.
  *   hold:S    the children of those after it sleep S seconds (60)
  * The children of forks, memory and hide stay until the run ends, or
  * for the hold. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,6 +114,62 @@ static long p_spin(long n)
 	return n;
 }
 
+/* Bytes written to FD (non-blocking) until a write would not. */
+static long long fill(int fd)
+{
+	static char buf[65536];
+	long long sent = 0;
+	ssize_t n;
+
+	while ((n = send(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL)) >
+	    0)
+		sent += n;
+	return sent;
+}
+
+/* A connected loopback pair from listener L (its buffers are the
+ * accepted socket's), both buffers of each set to SIZE; 0 or -1. */
+static int pair(int l, const struct sockaddr_in *a, int size, int fds[2])
+{
+	fds[0] = socket(AF_INET, SOCK_STREAM, 0);
+	if (fds[0] < 0)
+		return -1;
+	setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	setsockopt(fds[0], SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (connect(fds[0], (const struct sockaddr *)a, sizeof(*a)) < 0 ||
+	    (fds[1] = accept(l, NULL, NULL)) < 0) {
+		close(fds[0]);
+		return -1;
+	}
+	return 0;
+}
+
+static long p_sockbuf(long mib)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+	    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	int l = socket(AF_INET, SOCK_STREAM, 0), size = 64 << 20, fds[2];
+	long long queued = 0, start = time(NULL), took;
+	int small = 0;
+
+	if (l < 0 || setsockopt(l, SOL_SOCKET, SO_SNDBUF, &size,
+	    sizeof(size)) < 0 || setsockopt(l, SOL_SOCKET, SO_RCVBUF, &size,
+	    sizeof(size)) < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    getsockname(l, (struct sockaddr *)&a, &alen) < 0 ||
+	    listen(l, 16) < 0)
+		return -1;
+	for (int i = 0; i < 256 && small < 16 && queued < mib << 20 &&
+	    time(NULL) - start < 20; i++) {
+		if (pair(l, &a, size, fds) < 0)
+			break;
+		took = fill(fds[0]) + fill(fds[1]);
+		small = took < 65536 ? small + 1 : 0;
+		queued += took;
+	}
+	return (long)(queued >> 20);
+}
+
 /* The grandchild says when its name is set, before the probe returns. */
 static long p_hide(const char *tag)
 {
@@ -151,6 +216,8 @@ static int run(int argc, char **argv)
 			r = p_memory(n);
 		else if (strcmp(argv[i], "spin") == 0)
 			r = p_spin(n);
+		else if (strcmp(argv[i], "sockbuf") == 0)
+			r = p_sockbuf(n);
 		else if (strcmp(argv[i], "hide") == 0)
 			r = p_hide(arg);
 		else if (strcmp(argv[i], "hold") == 0)
