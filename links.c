@@ -1,14 +1,17 @@
 /* links.c: what one run could change for the next. Code in the sandbox
- * can rename, remove and re-point what lies in a writable place; the
- * next run, same policy and cwd, must not plan from what it left there
- * (DESIGN 3). Two defences: a mount point cannot be renamed or removed,
- * so what a rule's path passes through in a writable place is pinned
- * (bound onto itself); and a link there cannot be pinned, so a rule
- * through one is watched (plan_links). */
+ * can rename, remove and re-point what lies in a writable place; what
+ * the next run, same policy and cwd, may write or read must be decided
+ * from paths no earlier run could have changed (DESIGN 3). A mount point
+ * cannot be renamed or removed: every allowWrite is a mount of its own
+ * (mounts.c's emit), and every directory between a writable mount and a
+ * rule is bound onto itself (plan_pin). A link cannot be made a mount
+ * point: a rule through one in a writable place never widens access
+ * (plan_links). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "links.h"
 #include "mountplan.h"
 #include "path.h"
 
@@ -52,8 +55,8 @@ static int allowed_write(const struct policy *pol, const char *dir)
 }
 
 /* 1 when an existing prefix of PATH (PATH itself included) is a
- * symbolic link in a writable place (by the plan, or by POL's
- * allowWrite), which the command could point elsewhere for the next
+ * symbolic link in a writable place (by the plan P, or by POL's
+ * allowWrite; either may be NULL), which the command could point elsewhere for the next
  * run, taking a rule with it. */
 static int unstable_link(const struct plan *p, const struct policy *pol,
     const char *path)
@@ -69,8 +72,8 @@ static int unstable_link(const struct plan *p, const struct policy *pol,
 		if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode)) {
 			*strrchr(prefix, '/') = '\0';
 			dir = path_resolve(*prefix ? prefix : "/");
-			found = dir != NULL && (plan_view(p, p->n, dir) ==
-			    WRITABLE || allowed_write(pol, dir));
+			found = dir != NULL && ((p != NULL && plan_view(p,
+			    p->n, dir) == WRITABLE) || allowed_write(pol, dir));
 			free(dir);
 			break;
 		}
@@ -89,36 +92,63 @@ static int refuse_link(struct plan *p, const char *what, const char *path)
 	return -1;
 }
 
+/* What becomes of rule R through a link in a writable place: left out
+ * (1) or kept on what the link leads to now (0), with the line saying
+ * which into masked, and for one left out, into the plan's left. */
+static int through_link(struct plan *p, const struct fs_rule *r,
+    const char *cwd)
+{
+	int widens = r->kind == FS_ALLOW_READ || r->kind == FS_ALLOW_WRITE;
+	int on_cwd = r->resolved != NULL && path_within(cwd, r->resolved);
+	char *line;
+
+	if (!widens && !on_cwd) {
+		plan_mask(p, r->expanded, xstrdup("a link in a writable "
+		    "place: the rule stays on what it leads to now"));
+		return 0;
+	}
+	plan_mask(p, r->expanded, xstrdup("a link in a writable place: the "
+	    "rule is left out of the run"));
+	line = xasprintf("%s \"%s\": %s passes through a symbolic link in "
+	    "a writable place%s: left out of this run; name the real path",
+	    plan_key[r->kind], r->path, r->expanded, widens ? ", which an "
+	    "earlier run could have pointed anywhere" : " and leads to the "
+	    "working directory, which it would hide");
+	strv_push(&p->left, line);
+	free(line);
+	return 1;
+}
+
 /* A rule reached through a link that the command could point elsewhere
  * does not stop the run (one hostile run leaving ".env -> /etc/hostname"
- * where no .env was would stop every later one): as a protected name
- * that is a link, it is listed in masked, and a deny rule stays on what
- * the link leads to now, hidden or read-only. Where that would hide the
- * working directory, or for an allowRead (which the command could lead
- * into what is hidden), the rule is left out of the run instead: 1, and
- * its path in SKIP, when the plan must be made again without it. The
- * policy and the audit file through such a link are refused. */
+ * where no .env was would stop every later one); it is listed in masked.
+ * A deny rule stays on what the link leads to now, hidden or read-only,
+ * unless that would hide the working directory. A rule that widens
+ * access is never followed there: an allowWrite would write, and an
+ * allowRead show, whatever an earlier run pointed the link at. Such
+ * rules are left out of the run, loudly: 1, and the rule marked in
+ * SKIP, when the plan must be made again without it. The policy and the
+ * audit file through such a link are refused. */
 int plan_links(const struct policy *pol, const char *cwd,
-    struct plan *p, struct strv *skip)
+    struct plan *p, unsigned char *skip)
 {
-	const struct fs_rule *r;
 	int again = 0;
 
-	for (size_t i = 0; i < pol->nrules; i++) {
-		r = &pol->rules[i];
-		if (!unstable_link(p, pol, r->expanded))
-			continue;
-		strv_push(&p->masked, r->expanded);
-		if (plan_skipped(skip, r->expanded) || (r->kind != FS_ALLOW_READ &&
-		    (r->resolved == NULL || !path_within(cwd, r->resolved))))
-			continue;
-		strv_push(skip, r->expanded);
-		again = 1;
-	}
+	for (size_t i = 0; i < pol->nrules; i++)
+		if (unstable_link(p, pol, pol->rules[i].expanded) &&
+		    through_link(p, &pol->rules[i], cwd) && !skip[i]) {
+			skip[i] = 1;
+			again = 1;
+		}
 	if (unstable_link(p, NULL, pol->file))
 		return refuse_link(p, "the policy", pol->file);
 	if (pol->audit_path != NULL &&
 	    unstable_link(p, NULL, pol->audit_path))
 		return refuse_link(p, "audit", pol->audit_path);
 	return again;
+}
+
+int links_unstable(const struct policy *pol, const char *path)
+{
+	return unstable_link(NULL, pol, path);
 }

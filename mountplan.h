@@ -27,8 +27,9 @@ int plan_has(const struct plan *p, const char *path);
 /* Least specific first. */
 void plan_sort(struct plan *p);
 
-/* 1 when SKIP holds PATH. */
-int plan_skipped(const struct strv *skip, const char *path);
+/* Record PATH, a link in a writable place, in masked, saying in WHY
+ * (taken over) what became of it. */
+void plan_mask(struct plan *p, const char *path, char *why);
 
 /* protect.c: protected names stay read-only in every writable mount. */
 void plan_protect(struct plan *p);
@@ -36,6 +37,6 @@ void plan_protect(struct plan *p);
 /* links.c: see there. */
 void plan_pin(struct plan *p);
 int plan_links(const struct policy *pol, const char *cwd, struct plan *p,
-    struct strv *skip);
+    unsigned char *skip);
 
 #endif

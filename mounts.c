@@ -179,25 +179,23 @@ static int plan_audit(const struct policy *pol, const char *cwd,
 	return p->why != NULL ? -1 : 0;
 }
 
-int plan_skipped(const struct strv *skip, const char *path)
+void plan_mask(struct plan *p, const char *path, char *why)
 {
-	for (size_t i = 0; i < skip->n; i++)
-		if (strcmp(skip->v[i], path) == 0)
-			return 1;
-	return 0;
+	strv_push(&p->masked, path);
+	strv_push(&p->masked_why, why);
+	free(why);
 }
 
-/* The policy's rules but those in SKIP (plan_links says which). */
+/* The policy's rules but those marked in SKIP (plan_links says which). */
 static int plan_rules(const struct policy *pol, const char *cwd,
-    struct plan *p, const struct strv *skip)
+    struct plan *p, const unsigned char *skip)
 {
 	const struct fs_rule *r;
 	char *tmp;
 	int rc;
 
 	for (size_t i = 0; i < pol->nrules; i++)
-		if ((r = &pol->rules[i])->resolved != NULL &&
-		    !plan_skipped(skip, r->expanded))
+		if ((r = &pol->rules[i])->resolved != NULL && !skip[i])
 			plan_add(p, r->resolved, r->kind, xasprintf("%s \"%s\"",
 			    plan_key[r->kind], r->path));
 	if (pol->private_tmp && (tmp = path_resolve("/tmp")) != NULL) {
@@ -256,8 +254,10 @@ static void emit(struct plan *p, size_t i, struct strv *out,
 			emit_hidden(p, m, out, e);
 		return;
 	case FS_ALLOW_WRITE:
-		if (above != WRITABLE || m->pin)
-			bind_fd(out, "--bind-fd", m, keep, e);
+		/* Even where writable already: a mount point cannot be
+		 * renamed or replaced, so no run moves the rule for the
+		 * next (links.c). */
+		bind_fd(out, "--bind-fd", m, keep, e);
 		return;
 	case FS_DENY_WRITE:
 		if (above == WRITABLE)
@@ -304,6 +304,8 @@ void mounts_free(struct plan *p)
 	}
 	free(p->m);
 	strv_free(&p->masked);
+	strv_free(&p->masked_why);
+	strv_free(&p->left);
 }
 
 
@@ -371,7 +373,7 @@ static int check_policy(struct plan *p, const struct policy *pol)
 /* The plan once, leaving out the rules in SKIP: 0, -1 refused, or 1
  * when plan_links left out one more and it must be made again. */
 static int plan_once(const struct policy *pol, const char *cwd,
-    struct plan *p, struct strv *skip)
+    struct plan *p, unsigned char *skip)
 {
 	int rc;
 
@@ -389,13 +391,14 @@ static int plan_once(const struct policy *pol, const char *cwd,
 
 int mounts_plan(const struct policy *pol, const char *cwd, struct plan *p)
 {
-	struct strv skip = { 0 };
+	unsigned char *skip = xmalloc(pol->nrules);
 	int rc;
 
+	memset(skip, 0, pol->nrules);
 	/* Each pass leaves out at least one more rule, or is the last. */
-	while ((rc = plan_once(pol, cwd, p, &skip)) == 1)
+	while ((rc = plan_once(pol, cwd, p, skip)) == 1)
 		mounts_free(p);
-	strv_free(&skip);
+	free(skip);
 	if (rc < 0 || plan_open(p) < 0)
 		return EXIT_SBEXEC;
 	if (check_cwd(p, cwd) < 0)

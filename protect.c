@@ -72,7 +72,8 @@ static void linked_name(struct plan *p, const char *path, struct cands *c)
 {
 	char *target = path_resolve(path);
 
-	strv_push(&p->masked, path);
+	plan_mask(p, path, xstrdup("a link: its target is read-only, the link "
+	    "replaceable"));
 	if (target != NULL && plan_view(p, p->n, target) == WRITABLE)
 		cand_add(c, target, -1);
 	free(target);
