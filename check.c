@@ -269,7 +269,7 @@ static void link_warnings(const struct policy *pol,
 
 	for (size_t i = 0; i < pol->nrules; i++) {
 		r = &pol->rules[i];
-		if (!links_unstable(pol, r->expanded))
+		if (!links_unstable(pol, r))
 			continue;
 		line = xasprintf("filesystem.%s: %s passes through a symbolic "
 		    "link inside a writable path: %s; name the real path",

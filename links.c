@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "links.h"
 #include "mountplan.h"
@@ -41,6 +42,11 @@ void plan_pin(struct plan *p)
 	plan_sort(p);
 }
 
+static int widens(const struct fs_rule *r)
+{
+	return r->kind == FS_ALLOW_READ || r->kind == FS_ALLOW_WRITE;
+}
+
 /* Does an allowWrite of POL (NULL: none) cover DIR? For a rule's link
  * the plan's view is not enough: a rule the link steered may hide the
  * very place the link lies in. */
@@ -54,29 +60,44 @@ static int allowed_write(const struct policy *pol, const char *dir)
 	return 0;
 }
 
-/* 1 when an existing prefix of PATH (PATH itself included) is a
- * symbolic link in a writable place (by the plan P, or by POL's
- * allowWrite; either may be NULL), which the command could point elsewhere for the next
- * run, taking a rule with it. */
-static int unstable_link(const struct plan *p, const struct policy *pol,
-    const char *path)
+/* Could the command have made or re-pointed the link at LINK? Its
+ * directory is writable by the plan P or by POL's allowWrite (either may
+ * be NULL); for a rule that widens access (WIDE), also whenever the invoking
+ * user can write it: a run from another working directory (allowWrite
+ * "./out" run from W, then from W/out) or of another command could have
+ * had it writable. */
+static int link_movable(const struct plan *p, const struct policy *pol,
+    const char *link, int wide)
 {
-	char *prefix = xstrdup(path), *end = prefix, *dir;
+	const char *slash = strrchr(link, '/');
+	char *parent = slash == link ? xstrdup("/") :
+	    xasprintf("%.*s", (int)(slash - link), link);
+	char *dir = path_resolve(parent);
+	int movable = dir != NULL && ((p != NULL && plan_view(p, p->n,
+	    dir) == WRITABLE) || allowed_write(pol, dir) ||
+	    (wide && access(dir, W_OK) == 0));
+
+	free(dir);
+	free(parent);
+	return movable;
+}
+
+/* 1 when an existing prefix of PATH (PATH itself included) is a
+ * symbolic link the command could have made or re-pointed
+ * (link_movable), taking a rule with it. */
+static int unstable_link(const struct plan *p, const struct policy *pol,
+    const char *path, int wide)
+{
+	char *prefix = xstrdup(path), *end = prefix;
 	struct stat st;
 	int found = 0;
 
-	while (end != NULL) {
+	while (!found && end != NULL) {
 		end = strchr(end + 1, '/');
 		if (end != NULL)
 			*end = '\0';
-		if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode)) {
-			*strrchr(prefix, '/') = '\0';
-			dir = path_resolve(*prefix ? prefix : "/");
-			found = dir != NULL && ((p != NULL && plan_view(p,
-			    p->n, dir) == WRITABLE) || allowed_write(pol, dir));
-			free(dir);
-			break;
-		}
+		found = lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode) &&
+		    link_movable(p, pol, prefix, wide);
 		if (end != NULL)
 			*end = '/';
 	}
@@ -98,11 +119,11 @@ static int refuse_link(struct plan *p, const char *what, const char *path)
 static int through_link(struct plan *p, const struct fs_rule *r,
     const char *cwd)
 {
-	int widens = r->kind == FS_ALLOW_READ || r->kind == FS_ALLOW_WRITE;
+	int wide = widens(r);
 	int on_cwd = r->resolved != NULL && path_within(cwd, r->resolved);
 	char *line;
 
-	if (!widens && !on_cwd) {
+	if (!wide && !on_cwd) {
 		plan_mask(p, r->expanded, xstrdup("a link in a writable "
 		    "place: the rule stays on what it leads to now"));
 		return 0;
@@ -111,7 +132,7 @@ static int through_link(struct plan *p, const struct fs_rule *r,
 	    "rule is left out of the run"));
 	line = xasprintf("%s \"%s\": %s passes through a symbolic link in "
 	    "a writable place%s: left out of this run; name the real path",
-	    plan_key[r->kind], r->path, r->expanded, widens ? ", which an "
+	    plan_key[r->kind], r->path, r->expanded, wide ? ", which an "
 	    "earlier run could have pointed anywhere" : " and leads to the "
 	    "working directory, which it would hide");
 	strv_push(&p->left, line);
@@ -135,20 +156,21 @@ int plan_links(const struct policy *pol, const char *cwd,
 	int again = 0;
 
 	for (size_t i = 0; i < pol->nrules; i++)
-		if (unstable_link(p, pol, pol->rules[i].expanded) &&
+		if (unstable_link(p, pol, pol->rules[i].expanded,
+		    widens(&pol->rules[i])) &&
 		    through_link(p, &pol->rules[i], cwd) && !skip[i]) {
 			skip[i] = 1;
 			again = 1;
 		}
-	if (unstable_link(p, NULL, pol->file))
+	if (unstable_link(p, NULL, pol->file, 0))
 		return refuse_link(p, "the policy", pol->file);
 	if (pol->audit_path != NULL &&
-	    unstable_link(p, NULL, pol->audit_path))
+	    unstable_link(p, NULL, pol->audit_path, 0))
 		return refuse_link(p, "audit", pol->audit_path);
 	return again;
 }
 
-int links_unstable(const struct policy *pol, const char *path)
+int links_unstable(const struct policy *pol, const struct fs_rule *r)
 {
-	return unstable_link(NULL, pol, path);
+	return unstable_link(NULL, pol, r->expanded, widens(r));
 }

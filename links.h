@@ -5,8 +5,9 @@
 
 #include "policy.h"
 
-/* 1 when PATH passes through a symbolic link (PATH itself included)
- * in a place an allowWrite of POL covers: what --check warns of. */
-int links_unstable(const struct policy *pol, const char *path);
+/* 1 when rule R of POL passes through a symbolic link (its path
+ * included) that a run could have made or re-pointed, as a run decides
+ * it: what --check warns of. */
+int links_unstable(const struct policy *pol, const struct fs_rule *r);
 
 #endif

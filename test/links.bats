@@ -181,6 +181,57 @@ planted() {
 	planted user
 }
 
+# elsewhere WHO: policy.example.json's "./out" alone. A run from W
+# (W/out writable) leaves W/out/out -> TARGET; a run from W/out, whose own
+# allowWrite is W/out/out and which cannot write W/out itself, leaves the
+# rule out all the same.
+elsewhere() {
+	local mode
+	needs "$1"
+	for mode in $(modes); do
+		at "$1" "$mode"
+		link_policy '"allowWrite": ["./out"]'
+		run through sh -c "ln -s '$TARGET' out/out"
+		assert_success
+		cd out
+		run through ffmpeg -nostdin -v error -y -i "$W/sample.mp4" \
+			-c copy out/copy.mp4
+		assert_failure
+		assert_output --partial "sbexec: ffmpeg: filesystem.allowWrite \"./out\": $W/out/out passes through a symbolic link in a writable place"
+		[ ! -e "$TARGET/copy.mp4" ]
+		run audit_get start 'r["masked"]'
+		assert_output "[\"$W/out/out\"]"
+	done
+}
+
+@test "a link a run from another directory leaves at allowWrite \"./out\" is left out, as root (bwrap, landlock)" {
+	elsewhere root
+}
+
+@test "a link a run from another directory leaves at allowWrite \"./out\" is left out, as a user (bwrap, landlock)" {
+	elsewhere user
+}
+
+# A link no run of the user could have made or re-pointed is followed:
+# one in a directory of root's, for a user.
+@test "an allowWrite through a link the user cannot change is followed, as a user" {
+	local mode
+	needs user
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a directory of root's"
+	for mode in $(modes); do
+		at user "$mode"
+		ln -s "$TARGET" "$D/ro.$BATS_TEST_NUMBER.$mode"
+		link_policy "\"allowWrite\": [\"$D/ro.$BATS_TEST_NUMBER.$mode\"]"
+		run through ffmpeg -nostdin -v error -y -i sample.mp4 -c copy \
+			"$D/ro.$BATS_TEST_NUMBER.$mode/copy.mp4"
+		assert_success
+		refute_output --partial "left out"
+		[ -s "$TARGET/copy.mp4" ]
+		run audit_get start 'r["masked"]'
+		assert_output "[]"
+	done
+}
+
 # A link on the way, not at the end: ./sub -> TARGET, allowWrite
 # "./sub/out" (TARGET/out existing).
 @test "an allowWrite through a linked directory in a writable place is left out, loudly" {
