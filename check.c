@@ -15,6 +15,7 @@
 #include "devices.h"
 #include "netpolicy.h"
 #include "landlock.h"
+#include "links.h"
 #include "path.h"
 #include "util.h"
 
@@ -253,37 +254,9 @@ static void secret_warnings(const struct policy *pol,
 	}
 }
 
-/* Is there a symbolic link on PATH's way (PATH included) whose
- * directory an allowWrite of POL covers? */
-static int link_in_writable(const struct policy *pol, const char *path)
-{
-	char *prefix = xstrdup(path), *end = prefix;
-	struct stat st;
-	int found = 0;
-
-	while (!found && (end = strchr(end + 1, '/')) != NULL) {
-		*end = '\0';
-		found = lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode);
-		*end = '/';
-	}
-	if (!found && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		end = prefix + strlen(prefix), found = 1;
-	if (found) {
-		*end = '\0';
-		*strrchr(prefix, '/') = '\0';
-		found = 0;
-		for (size_t i = 0; !found && i < pol->nrules; i++)
-			found = pol->rules[i].kind == FS_ALLOW_WRITE &&
-			    pol->rules[i].resolved != NULL &&
-			    path_within(*prefix ? prefix : "/",
-			    pol->rules[i].resolved);
-	}
-	free(prefix);
-	return found;
-}
-
-/* A rule reached through a link the command may rewrite follows where
- * the command points it (mounts.c): say so, with the cure. */
+/* A rule reached through a link the command may rewrite (links.c): a
+ * deny rule follows where a run points it, one that widens access is
+ * left out of every run while the link is there. Say so, with the cure. */
 static void link_warnings(const struct policy *pol,
     void (*warn)(const char *, void *), void *arg)
 {
@@ -296,15 +269,17 @@ static void link_warnings(const struct policy *pol,
 
 	for (size_t i = 0; i < pol->nrules; i++) {
 		r = &pol->rules[i];
-		if (r->kind == FS_ALLOW_WRITE ||
-		    !link_in_writable(pol, r->expanded))
+		if (!links_unstable(pol, r))
 			continue;
 		line = xasprintf("filesystem.%s: %s passes through a symbolic "
-		    "link inside a writable path: a run can point it "
-		    "elsewhere and move the rule off what it %s (an allowRead "
-		    "is left out); name the real path", key[r->kind],
-		    r->expanded, r->kind == FS_DENY_READ ? "hides" :
-		    r->kind == FS_DENY_WRITE ? "keeps read-only" : "shows");
+		    "link inside a writable path: %s; name the real path",
+		    key[r->kind], r->expanded, r->kind == FS_ALLOW_READ ||
+		    r->kind == FS_ALLOW_WRITE ? "a run could point it at what "
+		    "the rule would then open, so the rule is left out of "
+		    "every run while the link is there" : "a run can point it "
+		    "elsewhere and move the rule off what it hides or keeps "
+		    "read-only (left out where it would hide the working "
+		    "directory)");
 		warn(line, arg);
 		free(line);
 	}

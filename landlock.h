@@ -17,7 +17,6 @@ struct landlock {
 	int ruleset;		/* every rule but the command's own /proc */
 	int filter;		/* the seccomp variant (filter.h) */
 	char *why;		/* why the policy cannot be rendered */
-	struct strv masked;	/* protected names that are links */
 };
 
 /* The kernel's Landlock ABI, 0 when Landlock is absent or disabled. */

@@ -1,8 +1,9 @@
 /* mounts.c: the policy's filesystem rules as a list of bubblewrap mounts.
  * Mounts are emitted least specific first, so that the most specific
  * path wins; at an equal path the rules are merged so that deny wins.
- * Writing must never change what a later run hides: protected names,
- * pinned parents and the refusal of movable symlinks see to that.
+ * Writing must never change what a later run hides or may write: the
+ * protected names (protect.c), pinning and the watch on links in
+ * writable places (links.c) see to that.
  *
  * Code in the sandbox can rename and swap names in writable places while
  * another run plans (DESIGN 3): every path that is bound is opened once,
@@ -18,33 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mounts.h"
+#include "mountplan.h"
 #include "path.h"
 
-/* Writing these later runs code on the host: they stay read-only inside
- * every allowWrite path (DESIGN 2), with all below them. Each is read
- * and run by something the user runs: git (hooks, config, submodules);
- * bash, zsh, ksh and mksh at start and at logout (.bash_aliases from
- * Debian's .bashrc, .kshrc through ENV); readline (.inputrc: a macro
- * types a command); direnv; editors and IDEs (.vimrc, .exrc, .vscode,
- * .idea); the X session; gpg's agent (pinentry-program); npm
- * (script-shell); .local, whose bin Debian's .profile puts first on
- * PATH; .config, with autostart, systemd user units, git and fish
- * among its files; .ssh (authorized_keys, config's ProxyCommand). */
-static const char *const protected_names[] = {
-	".git", ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile",
-	".bash_login", ".bash_logout", ".bash_aliases", ".profile",
-	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc",
-	".mkshrc", ".inputrc", ".envrc", ".vimrc", ".exrc", ".vscode",
-	".idea", ".xprofile", ".xsessionrc", ".xinitrc", ".gnupg", ".npmrc",
-	".local", ".config", ".ssh",
-};
-
-enum view { HIDDEN, READ_ONLY, WRITABLE };
-
-/* Merge a rule into the plan; at an equal path the larger kind (deny)
- * wins. Takes ownership of WHY. */
-static struct mount *plan_add(struct plan *p, const char *path,
+struct mount *plan_add(struct plan *p, const char *path,
     enum fs_kind kind, char *why)
 {
 	struct mount *m;
@@ -66,7 +44,7 @@ static struct mount *plan_add(struct plan *p, const char *path,
 	return m;
 }
 
-static const char *const kind_key[] = {
+const char *const plan_key[] = {
 	[FS_ALLOW_READ] = "filesystem.allowRead",
 	[FS_ALLOW_WRITE] = "filesystem.allowWrite",
 	[FS_DENY_WRITE] = "filesystem.denyWrite",
@@ -83,9 +61,9 @@ static int by_depth(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-/* The view at PATH given the mounts before index END: that of the most
- * specific one covering it, else the read-only root. */
-static enum view view_at(const struct plan *p, size_t end, const char *path)
+/* That of the most specific mount covering PATH, else the read-only
+ * root. */
+enum view plan_view(const struct plan *p, size_t end, const char *path)
 {
 	const struct mount *best = NULL;
 
@@ -98,13 +76,13 @@ static enum view view_at(const struct plan *p, size_t end, const char *path)
 	switch (best->kind) {
 	case FS_DENY_READ:	return HIDDEN;
 	case FS_ALLOW_WRITE:	return WRITABLE;
-	case FS_DENY_WRITE:	return view_at(p, (size_t)(best - p->m),
+	case FS_DENY_WRITE:	return plan_view(p, (size_t)(best - p->m),
 				    path) == HIDDEN ? HIDDEN : READ_ONLY;
 	default:		return READ_ONLY;
 	}
 }
 
-static int mount_at(const struct plan *p, const char *path)
+int plan_has(const struct plan *p, const char *path)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (strcmp(p->m[i].path, path) == 0)
@@ -112,7 +90,7 @@ static int mount_at(const struct plan *p, const char *path)
 	return 0;
 }
 
-static void plan_sort(struct plan *p)
+void plan_sort(struct plan *p)
 {
 	if (p->n > 1)
 		qsort(p->m, p->n, sizeof(*p->m), by_depth);
@@ -201,27 +179,25 @@ static int plan_audit(const struct policy *pol, const char *cwd,
 	return p->why != NULL ? -1 : 0;
 }
 
-static int skipped(const struct strv *skip, const char *path)
+void plan_mask(struct plan *p, const char *path, char *why)
 {
-	for (size_t i = 0; i < skip->n; i++)
-		if (strcmp(skip->v[i], path) == 0)
-			return 1;
-	return 0;
+	strv_push(&p->masked, path);
+	strv_push(&p->masked_why, why);
+	free(why);
 }
 
-/* The policy's rules but those in SKIP (plan_links says which). */
+/* The policy's rules but those marked in SKIP (plan_links says which). */
 static int plan_rules(const struct policy *pol, const char *cwd,
-    struct plan *p, const struct strv *skip)
+    struct plan *p, const unsigned char *skip)
 {
 	const struct fs_rule *r;
 	char *tmp;
 	int rc;
 
 	for (size_t i = 0; i < pol->nrules; i++)
-		if ((r = &pol->rules[i])->resolved != NULL &&
-		    !skipped(skip, r->expanded))
+		if ((r = &pol->rules[i])->resolved != NULL && !skip[i])
 			plan_add(p, r->resolved, r->kind, xasprintf("%s \"%s\"",
-			    kind_key[r->kind], r->path));
+			    plan_key[r->kind], r->path));
 	if (pol->private_tmp && (tmp = path_resolve("/tmp")) != NULL) {
 		plan_add(p, tmp, FS_DENY_READ,
 		    xstrdup("filesystem.privateTmp"))->tmp = 1;
@@ -231,98 +207,6 @@ static int plan_rules(const struct policy *pol, const char *cwd,
 	p->tmp_bytes = pol->limits.tmp_bytes;
 	plan_sort(p);
 	return rc;
-}
-
-/* Keep PATH read-only, bound from FD (taken over; -1: opened later). */
-static void protect(struct plan *p, const char *path, int fd)
-{
-	struct mount *m;
-
-	if (view_at(p, p->n, path) != WRITABLE) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	m = plan_add(p, path, FS_DENY_WRITE, xstrdup("protected name"));
-	m->protect = 1;
-	if (m->fd < 0)
-		m->fd = fd;
-	else if (fd >= 0)
-		close(fd);
-	plan_sort(p);
-}
-
-/* Names to protect, found before any is added to the plan. */
-struct cands {
-	struct strv path;
-	int *fd;
-};
-
-static void cand_add(struct cands *c, const char *path, int fd)
-{
-	c->fd = xreallocarray(c->fd, c->path.n + 1, sizeof(*c->fd));
-	c->fd[c->path.n] = fd;
-	strv_push(&c->path, path);
-}
-
-/* A protected name that is a symbolic link cannot be made a mount point
- * (a mount lands on the link's target), so the link itself stays
- * replaceable, as an absent name is creatable. Refusing to run would
- * let one hostile run ("ln -s /etc/hostname .profile") stop every later
- * one: the target is kept read-only instead, and the start record says
- * so. */
-static void linked_name(struct plan *p, const char *path, struct cands *c)
-{
-	char *target = path_resolve(path);
-
-	strv_push(&p->masked, path);
-	if (target != NULL && view_at(p, p->n, target) == WRITABLE)
-		cand_add(c, target, -1);
-	free(target);
-}
-
-/* The existing protected names at the top of writable mount I, each
- * opened once: the object checked is the object bound. */
-static void protected_in(struct plan *p, size_t i, struct cands *c)
-{
-	struct stat st;
-	char *path;
-	int fd;
-
-	for (size_t j = 0;
-	    j < sizeof(protected_names) / sizeof(*protected_names); j++) {
-		path = xasprintf("%s/%s", strcmp(p->m[i].path, "/") ?
-		    p->m[i].path : "", protected_names[j]);
-		fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
-			close(fd);
-			linked_name(p, path, c);
-		} else if (fd >= 0) {
-			cand_add(c, path, fd);
-		}
-		free(path);
-	}
-}
-
-/* Protected names stay read-only, and so does anything below them,
- * whatever the policy says. */
-static void plan_protect(struct plan *p)
-{
-	struct cands c = { 0 };
-	size_t i, j;
-
-	for (i = 0; i < p->n; i++)
-		if (p->m[i].kind == FS_ALLOW_WRITE)
-			protected_in(p, i, &c);
-	for (i = 0; i < c.path.n; i++)
-		protect(p, c.path.v[i], c.fd[i]);
-	for (i = 0; i < p->n; i++)
-		for (j = 0; j < p->n; j++)
-			if (p->m[j].protect && p->m[i].kind == FS_ALLOW_WRITE &&
-			    path_within(p->m[i].path, p->m[j].path))
-				p->m[i].kind = FS_DENY_WRITE;
-	strv_free(&c.path);
-	free(c.fd);
 }
 
 static void bind_fd(struct strv *out, const char *opt, struct mount *m,
@@ -362,7 +246,7 @@ static void emit(struct plan *p, size_t i, struct strv *out,
     struct fdv *keep, struct expect *e)
 {
 	struct mount *m = &p->m[i];
-	enum view above = view_at(p, i, m->path);
+	enum view above = plan_view(p, i, m->path);
 
 	switch (m->kind) {
 	case FS_DENY_READ:
@@ -370,8 +254,10 @@ static void emit(struct plan *p, size_t i, struct strv *out,
 			emit_hidden(p, m, out, e);
 		return;
 	case FS_ALLOW_WRITE:
-		if (above != WRITABLE || m->pin)
-			bind_fd(out, "--bind-fd", m, keep, e);
+		/* Even where writable already: a mount point cannot be
+		 * renamed or replaced, so no run moves the rule for the
+		 * next (links.c). */
+		bind_fd(out, "--bind-fd", m, keep, e);
 		return;
 	case FS_DENY_WRITE:
 		if (above == WRITABLE)
@@ -390,7 +276,7 @@ static int check_cwd(struct plan *p, const char *cwd)
 {
 	const struct mount *best = NULL;
 
-	if (view_at(p, p->n, cwd) != HIDDEN)
+	if (plan_view(p, p->n, cwd) != HIDDEN)
 		return 0;
 	for (size_t i = 0; i < p->n; i++)
 		if (p->m[i].kind == FS_DENY_READ &&
@@ -404,7 +290,7 @@ static int check_cwd(struct plan *p, const char *cwd)
 
 int mounts_hides(const struct plan *p, const char *path)
 {
-	return view_at(p, p->n, path) == HIDDEN;
+	return plan_view(p, p->n, path) == HIDDEN;
 }
 
 void mounts_free(struct plan *p)
@@ -418,119 +304,11 @@ void mounts_free(struct plan *p)
 	}
 	free(p->m);
 	strv_free(&p->masked);
+	strv_free(&p->masked_why);
+	strv_free(&p->left);
 }
 
 
-/* A mount point cannot be renamed or removed. Without this, the parent
- * of a hidden file inside a writable path could be renamed in one run,
- * and the next run would find the rule's path gone and the file open:
- * every directory between a writable mount and a rule is bound onto
- * itself, writable as before. */
-static void plan_pin(struct plan *p)
-{
-	struct mount *m;
-	char *dir, *slash;
-	size_t n = p->n;
-
-	for (size_t i = 0; i < n; i++) {
-		dir = xstrdup(p->m[i].path);
-		while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
-			*slash = '\0';
-			if (mount_at(p, dir) ||
-			    view_at(p, p->n, dir) != WRITABLE)
-				break;
-			m = plan_add(p, dir, FS_ALLOW_WRITE, xstrdup("pin"));
-			m->pin = 1;
-		}
-		free(dir);
-	}
-	plan_sort(p);
-}
-
-/* Does an allowWrite of POL (NULL: none) cover DIR? For a rule's link
- * the plan's view is not enough: a rule the link steered may hide the
- * very place the link lies in. */
-static int allowed_write(const struct policy *pol, const char *dir)
-{
-	for (size_t i = 0; pol != NULL && i < pol->nrules; i++)
-		if (pol->rules[i].kind == FS_ALLOW_WRITE &&
-		    pol->rules[i].resolved != NULL &&
-		    path_within(dir, pol->rules[i].resolved))
-			return 1;
-	return 0;
-}
-
-/* 1 when an existing prefix of PATH (PATH itself included) is a
- * symbolic link in a writable place (by the plan, or by POL's
- * allowWrite), which the command could point elsewhere for the next
- * run, taking a rule with it. */
-static int unstable_link(const struct plan *p, const struct policy *pol,
-    const char *path)
-{
-	char *prefix = xstrdup(path), *end = prefix, *dir;
-	struct stat st;
-	int found = 0;
-
-	while (end != NULL) {
-		end = strchr(end + 1, '/');
-		if (end != NULL)
-			*end = '\0';
-		if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode)) {
-			*strrchr(prefix, '/') = '\0';
-			dir = path_resolve(*prefix ? prefix : "/");
-			found = dir != NULL && (view_at(p, p->n, dir) ==
-			    WRITABLE || allowed_write(pol, dir));
-			free(dir);
-			break;
-		}
-		if (end != NULL)
-			*end = '/';
-	}
-	free(prefix);
-	return found;
-}
-
-static int refuse_link(struct plan *p, const char *what, const char *path)
-{
-	p->why = xasprintf("%s: %s passes through a symbolic link inside a "
-	    "writable path, which the command could point elsewhere; name "
-	    "the real path", what, path);
-	return -1;
-}
-
-/* A rule reached through a link that the command could point elsewhere
- * does not stop the run (one hostile run leaving ".env -> /etc/hostname"
- * where no .env was would stop every later one): as a protected name
- * that is a link, it is listed in masked, and a deny rule stays on what
- * the link leads to now, hidden or read-only. Where that would hide the
- * working directory, or for an allowRead (which the command could lead
- * into what is hidden), the rule is left out of the run instead: 1, and
- * its path in SKIP, when the plan must be made again without it. The
- * policy and the audit file through such a link are refused. */
-static int plan_links(const struct policy *pol, const char *cwd,
-    struct plan *p, struct strv *skip)
-{
-	const struct fs_rule *r;
-	int again = 0;
-
-	for (size_t i = 0; i < pol->nrules; i++) {
-		r = &pol->rules[i];
-		if (!unstable_link(p, pol, r->expanded))
-			continue;
-		strv_push(&p->masked, r->expanded);
-		if (skipped(skip, r->expanded) || (r->kind != FS_ALLOW_READ &&
-		    (r->resolved == NULL || !path_within(cwd, r->resolved))))
-			continue;
-		strv_push(skip, r->expanded);
-		again = 1;
-	}
-	if (unstable_link(p, NULL, pol->file))
-		return refuse_link(p, "the policy", pol->file);
-	if (pol->audit_path != NULL &&
-	    unstable_link(p, NULL, pol->audit_path))
-		return refuse_link(p, "audit", pol->audit_path);
-	return again;
-}
 
 /* Open what each mount binds (and look at what each mask hides) once.
  * The descriptors sit at 10 and above, clear of the numbers the child
@@ -582,7 +360,7 @@ static int plan_open(struct plan *p)
 static int check_policy(struct plan *p, const struct policy *pol)
 {
 	char *file = path_resolve(pol->file);
-	int writable = file != NULL && view_at(p, p->n, file) == WRITABLE;
+	int writable = file != NULL && plan_view(p, p->n, file) == WRITABLE;
 
 	if (writable)
 		p->why = xasprintf("the policy %s lies inside its own "
@@ -595,7 +373,7 @@ static int check_policy(struct plan *p, const struct policy *pol)
 /* The plan once, leaving out the rules in SKIP: 0, -1 refused, or 1
  * when plan_links left out one more and it must be made again. */
 static int plan_once(const struct policy *pol, const char *cwd,
-    struct plan *p, struct strv *skip)
+    struct plan *p, unsigned char *skip)
 {
 	int rc;
 
@@ -613,13 +391,14 @@ static int plan_once(const struct policy *pol, const char *cwd,
 
 int mounts_plan(const struct policy *pol, const char *cwd, struct plan *p)
 {
-	struct strv skip = { 0 };
+	unsigned char *skip = xmalloc(pol->nrules);
 	int rc;
 
+	memset(skip, 0, pol->nrules);
 	/* Each pass leaves out at least one more rule, or is the last. */
-	while ((rc = plan_once(pol, cwd, p, &skip)) == 1)
+	while ((rc = plan_once(pol, cwd, p, skip)) == 1)
 		mounts_free(p);
-	strv_free(&skip);
+	free(skip);
 	if (rc < 0 || plan_open(p) < 0)
 		return EXIT_SBEXEC;
 	if (check_cwd(p, cwd) < 0)
@@ -634,6 +413,6 @@ void mounts_emit(struct plan *p, struct strv *out, struct fdv *keep,
 		emit(p, i, out, keep, e);
 	for (size_t i = 0; i < p->n; i++)
 		if (p->m[i].kind == FS_DENY_READ && p->m[i].dir &&
-		    !p->m[i].tmp && view_at(p, i, p->m[i].path) != HIDDEN)
+		    !p->m[i].tmp && plan_view(p, i, p->m[i].path) != HIDDEN)
 			strv_add(out, "--remount-ro", p->m[i].path, NULL);
 }

@@ -31,7 +31,9 @@ struct plan {
 	struct mount *m;
 	size_t n;
 	char *why;		/* why the plan was refused */
-	struct strv masked;	/* protected names that are links, for audit */
+	struct strv masked;	/* links in writable places, for audit */
+	struct strv masked_why;	/* for each, what became of it */
+	struct strv left;	/* a line for each rule left out of the run */
 	long long tmp_bytes;	/* the size of privateTmp's tmpfs */
 };
 

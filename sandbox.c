@@ -109,6 +109,15 @@ static void bind_devices(const struct devices *d, struct strv *out,
 	}
 }
 
+/* What the plan says of links in writable places, for the caller. */
+static void take_links(struct sandbox_io *io, const struct plan *p)
+{
+	strv_pushn(&io->masked, (const char *const *)p->masked.v, p->masked.n);
+	strv_pushn(&io->masked_why, (const char *const *)p->masked_why.v,
+	    p->masked_why.n);
+	strv_pushn(&io->left, (const char *const *)p->left.v, p->left.n);
+}
+
 static int sandbox_argv(const struct policy *pol, const struct command *cmd,
     char *const *args, struct sandbox_io *io, struct strv *out,
     char **why)
@@ -143,7 +152,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	/* bwrap's /dev is a tmpfs: read-only, it holds no RAM (its device
 	 * nodes stay writable). Last, so that mounts below it can be made. */
 	strv_add(out, "--remount-ro", "/dev", NULL);
-	strv_pushn(&io->masked, (const char *const *)p.masked.v, p.masked.n);
+	take_links(io, &p);
 	strv_add(out, "--chdir", io->cwd, NULL);
 	push_fd(out, "--json-status-fd", io->status_fd);
 	push_fd(out, "--seccomp", io->seccomp_fd);
@@ -235,13 +244,13 @@ static int landlock_argv(const struct policy *pol,
 	if (status == 0 && (status = landlock_plan(pol, io->cwd, io->plan,
 	    &io->devices, &io->landlock)) != 0)
 		*why = xstrdup(io->landlock.why);
+	if (status == 0)
+		take_links(io, io->plan);
 	mounts_free(io->plan);
 	free(io->plan);
 	io->plan = NULL;
 	if (status != 0)
 		return status;
-	strv_pushn(&io->masked, (const char *const *)io->landlock.masked.v,
-	    io->landlock.masked.n);
 	push_command(pol, cmd, args, out);
 	return 0;
 }
@@ -269,6 +278,8 @@ int sandbox_fallback(const struct policy *pol, const struct command *cmd,
 		close(io->keep.v[i]);
 	io->keep.n = 0;
 	strv_free(&io->masked);
+	strv_free(&io->masked_why);
+	strv_free(&io->left);
 	strv_free(out);
 	io->trial = 0;
 	io->fallback = cannot(reason ? reason : "");

@@ -15,7 +15,9 @@ struct sandbox_io {
 	int seccomp_fd;		/* --seccomp, or -1 */
 	int can_try;		/* a run that can hold back what bwrap says */
 	struct fdv keep;	/* out: descriptors bwrap must inherit */
-	struct strv masked;	/* out: protected names left as links */
+	struct strv masked;	/* out: links in writable places */
+	struct strv masked_why;	/* out: for each, what became of it */
+	struct strv left;	/* out: a line for each rule left out */
 	struct expect expect;	/* out: the sandbox as planned */
 	struct devices devices;	/* out: the policy's, opened once */
 	struct landlock landlock;	/* out: the Landlock backend's */

@@ -182,8 +182,8 @@ static void dry_run(const struct job *j)
 	    fallback ? fallback : "");
 	print_env(j->envp);
 	for (size_t i = 0; i < j->io.masked.n; i++)
-		printf("masked: %s (a link: its target is read-only, "
-		    "the link replaceable)\n", j->io.masked.v[i]);
+		printf("masked: %s (%s)\n", j->io.masked.v[i],
+		    j->io.masked_why.v[i]);
 	print_argv("argv", j->argv.v);
 	exit(0);
 }
@@ -343,6 +343,9 @@ int main(int argc, char **argv)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
+	/* A rule left out changes what the command may do: say so. */
+	for (size_t i = 0; i < j.io.left.n; i++)
+		warnx("%s: %s", cmd->name, j.io.left.v[i]);
 	j.envp = env_build(environ, j.pol->env_allow, j.pol->inherit_host_env);
 	if (j.envp == NULL)
 		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
