@@ -4,8 +4,8 @@
  * Landlock only grants. "Everything but denyRead" is the root's entries
  * granted one by one, descending only along the path to each hidden
  * entry, whose siblings are granted whole; a directory on such a path
- * is granted listing only. /proc is hidden that way too, and the
- * command's own /proc/PID and a few system files are granted back;
+ * is granted listing only. /proc is hidden that way too, and the few
+ * files of it that ffmpeg's libraries read are granted back, by name;
  * /dev likewise, with the policy's devices.
  * Writable trees get every right but making devices. A hidden,
  * read-only or protected entry inside a writable tree cannot be
@@ -71,11 +71,24 @@ struct sock_fprog_ {
 	const void *filter;
 };
 
-/* Files ffmpeg and libc read in /proc besides the process's own. */
+/* What ffmpeg, ffprobe and their libraries open under /proc, measured
+ * with strace -f over probes, transcodes (x264, x265, vpx, aom, rav1e,
+ * SVT-AV1, dav1d, rsvg), audio and capture devices that fail (alsa,
+ * jack, pulse, openal, v4l2) and hardware acceleration: libselinux
+ * reads filesystems, SVT-AV1 cpuinfo, libgcrypt fips_enabled (where the
+ * kernel has it). Nothing else: not /proc/net, mounts, stat, meminfo.
+ * rav1e's num_cpus also reads /proc/self/cgroup and mountinfo, and
+ * counts the CPUs of its affinity mask without them. */
 static const char *const proc_files[] = {
-	"/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/filesystems",
-	"/proc/sys/vm/overcommit_memory", "/proc/sys/kernel/osrelease",
+	"/proc/cpuinfo", "/proc/filesystems", "/proc/sys/crypto/fips_enabled",
 };
+
+/* ... and of the command's own /proc/PID: libnuma reads status. Not
+ * the whole of it: /proc/PID/net is the host's network namespace (every
+ * socket of /proc/net/tcp), mountinfo every mount of the host. readlink
+ * (exe, fd/N, as ttyname does) and an open through fd/N check no rule
+ * of /proc: Landlock looks at the file the link names. */
+static const char *const self_files[] = { "/proc/self/status" };
 
 /* /dev is hidden as /proc is, and these come back: the nodes of bwrap's
  * --dev, and nothing else but the policy's devices (grant_devices). Not /dev/pts (every terminal of the user),
@@ -303,7 +316,7 @@ static int grant_reads(struct ctx *c)
 			return -1;
 	}
 	for (size_t i = 0; i < sizeof(proc_files) / sizeof(*proc_files); i++)
-		if (add_rule(c, proc_files[i], FS_READ) < 0)
+		if (add_rule(c, proc_files[i], FS_READ_FILE) < 0)
 			return -1;
 	return 0;
 }
@@ -450,14 +463,18 @@ int landlock_enter(const struct landlock *l, const char **what)
 		(unsigned short)(seccomp_filter_lens[l->filter] / 8),
 		seccomp_filters[l->filter],
 	};
-	struct path_beneath pb = { FS_READ & fs_known(l->abi), -1 };
+	struct path_beneath pb = { FS_READ_FILE, -1 };
 
-	*what = "/proc/self";
-	if ((pb.fd = open("/proc/self", O_PATH | O_CLOEXEC)) < 0 ||
-	    syscall(SYS_ll_add_rule, l->ruleset, LL_RULE_PATH_BENEATH, &pb,
-	    0) < 0)
-		return -1;
-	close(pb.fd);
+	/* /proc/self is this process, which execs the command: its files
+	 * are the command's (a thread's too; not a process it starts). */
+	for (size_t i = 0; i < sizeof(self_files) / sizeof(*self_files); i++) {
+		*what = self_files[i];
+		if ((pb.fd = open(self_files[i], O_PATH | O_CLOEXEC)) < 0 ||
+		    syscall(SYS_ll_add_rule, l->ruleset, LL_RULE_PATH_BENEATH,
+		    &pb, 0) < 0)
+			return -1;
+		close(pb.fd);
+	}
 	if (caps_drop(what) < 0)
 		return -1;
 	*what = "no_new_privs";

@@ -14,7 +14,7 @@ struct plan;
 
 struct landlock {
 	int abi;		/* the running kernel's */
-	int ruleset;		/* every rule but the command's own /proc */
+	int ruleset;		/* every rule but the command's own /proc/PID */
 	int filter;		/* the seccomp variant (filter.h) */
 	char *why;		/* why the policy cannot be rendered */
 };
@@ -37,7 +37,7 @@ const char *landlock_cost(int abi);
 int landlock_plan(const struct policy *pol, const char *cwd,
     struct plan *made, const struct devices *dv, struct landlock *l);
 
-/* In the command's process, before exec: its own /proc/PID, then
+/* In the command's process, before exec: its own /proc/PID/status, then
  * no_new_privs, landlock_restrict_self and the seccomp filter. -1 with
  * errno set and *WHAT naming the step that failed. */
 int landlock_enter(const struct landlock *l, const char **what);

@@ -153,11 +153,36 @@ csbx() { "$IN" "$SBEXEC" "$@"; }
 	run attack ffmpeg "read:/proc/$!/cmdline"
 	assert_success
 	assert_output --partial sleep
-	run attack cffmpeg "read:/proc/$!/cmdline" read:/proc/self/stat
+	run attack cffmpeg "read:/proc/$!/cmdline" read:/proc/self/status
 	assert_line read=EACCES
 	refute_output --partial sleep
-	assert_line --regexp '^[0-9]+ \(ffmpeg\) '
+	assert_line --regexp '^Name:.ffmpeg$'
 	assert_line read=OK
+}
+
+# /proc/self/net is the network namespace's whole view, every socket of
+# the host; mountinfo every mount. Landlock grants /proc/PID/status of
+# the command's own, not the rest of it (landlock.c).
+@test "landlock: the host's sockets and mounts in /proc/self are read directly, not through sbexec" {
+	local port hex
+	python3 -c 'import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen()
+print(s.getsockname()[1], flush=True)
+time.sleep(60)' >"$T/port" 3>&- &
+	PIDS+=($!)
+	for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+	port=$(cat "$T/port")
+	hex=$(printf '0100007F:%04X' "$port")
+	cd out
+	run attack ffmpeg read:/proc/self/net/tcp read:/proc/self/mountinfo
+	assert_success
+	assert_output --partial "$hex"
+	assert_output --partial ' - proc '
+	run attack cffmpeg read:/proc/self/net/tcp read:/proc/self/mountinfo \
+		read:/proc/net/tcp
+	assert_output "$(printf 'read=EACCES\n%.0s' 1 2 3)"
 }
 
 # ------------------------------------------------------ code inside
