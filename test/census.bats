@@ -146,6 +146,19 @@ expected_meta() {
 	:
 }
 
+# The files of /proc that the Landlock backend grants (landlock.c's
+# proc_files and self_files), fips_enabled where the kernel has it.
+# bwrap's /proc is a fresh procfs of the sandbox's own PID and network
+# namespaces: nearly all of it opens, and what it shows of the host is
+# what any procfs shows, so no list is kept for it (its masks are
+# escape2.bats's "what root reads").
+expected_procfs() {
+	[ "$1" != bwrap ] || return 0
+	printf 'procfs %s\n' /proc/cpuinfo /proc/filesystems /proc/self/status
+	[ ! -e /proc/sys/crypto/fips_enabled ] ||
+		echo 'procfs /proc/sys/crypto/fips_enabled'
+}
+
 expected_proc() {
 	[ "$1" != bwrap ] || echo "proc $PROC_BWRAP"
 }
@@ -488,6 +501,13 @@ control_dev() {
 	fi
 }
 
+control_procfs() {
+	direct "$1" procfs
+	assert_line 'procfs /proc/self/net/tcp'
+	assert_line 'procfs /proc/self/mountinfo'
+	assert_line 'procfs /proc/self/status'
+}
+
 control_write() {
 	direct "$1" write
 	[ "$1" != root ] || assert_line 'write /proc/sys/kernel/core_pattern'
@@ -581,7 +601,7 @@ control_syscalls() {
 	local who sec whos=user
 	[ "$(id -u)" -ne 0 ] || whos="root user"
 	for who in $whos; do
-		for sec in fd dev write meta proc ipc cap family syscalls; do
+		for sec in fd dev procfs write meta proc ipc cap family syscalls; do
 			"control_$sec" "$who"
 		done
 	done
@@ -613,6 +633,11 @@ control_syscalls() {
 @test "dev with devices: landlock, user: the listed nodes (0600 root) add nothing" { check landlock-devices user dev; }
 @test "dev with devices: container, root: null, zero, full, random, urandom and the listed ones" { check container-devices root dev; }
 @test "dev with devices: container, user: the listed nodes (0600 root) add nothing" { check container-devices user dev; }
+@test "procfs: landlock, root: only cpuinfo, filesystems, fips_enabled and its own status open" { check landlock root procfs; }
+@test "procfs: landlock, user: only cpuinfo, filesystems, fips_enabled and its own status open" { check landlock user procfs; }
+@test "procfs: container, root: only cpuinfo, filesystems, fips_enabled and its own status open" { check container root procfs; }
+@test "procfs: container, user: only cpuinfo, filesystems, fips_enabled and its own status open" { check container user procfs; }
+
 @test "write with devices: bwrap, root: the dev nodes and the listed ones, nothing else" { check bwrap-devices root write; }
 @test "write with devices: landlock, root: the dev nodes and the listed ones, nothing else" { check landlock-devices root write; }
 @test "write with devices: container, root: the dev nodes and the listed ones, nothing else" { check container-devices root write; }

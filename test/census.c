@@ -5,6 +5,10 @@
  *	fd	open descriptors above 2 (bar the census's own): "fd N
  *		TARGET", TARGET what /proc/self/fd/N links to
  *	dev	device nodes under /dev that open: "dev PATH r|w|rw"
+ *	procfs	files of /proc that open for reading (nothing is read):
+ *		the process's own /proc/self/... (its threads' task/TID
+ *		written task/TID) and /proc's others but the other PIDs:
+ *		"procfs PATH"
  *	write	non-directories under /proc (not the per-process ones), /sys
  *		and /dev that open for writing: "write PATH"; directories
  *		under /dev that take a new entry: "writedir PATH"
@@ -268,6 +272,57 @@ static void s_write(void)
 		fprintf(stderr, "census: write: %s walked in %ld ms\n",
 		    roots[i], now_ms() - t);
 	}
+}
+
+/* ------------------------------------------------------------ procfs */
+
+static char self_dir[32];	/* "/proc/PID" of this process */
+
+/* PATH as the section names it: /proc/self for this process's own
+ * directory, task/TID for each of its threads, so the list is the same
+ * from run to run. */
+static void procfs_line(const char *path)
+{
+	size_t n = strlen(self_dir);
+	const char *rest = path, *t;
+	char tid[PATH_MAX];
+
+	if (strncmp(path, self_dir, n) == 0 && (path[n] == '/' || !path[n]))
+		rest = path + n;
+	else
+		return (void)line("procfs %s", path);
+	if (strncmp(rest, "/task/", 6) == 0) {
+		t = rest + 6 + strspn(rest + 6, "0123456789");
+		snprintf(tid, sizeof(tid), "/task/TID%s", t);
+		rest = tid;
+	}
+	line("procfs /proc/self%s", rest);
+}
+
+static int procfs_visit(const char *path, const struct stat *st, int type,
+    struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+
+	(void)st;
+	if (type == FTW_D && ftw->level == 1 && strncmp(path, "/proc/", 6) ==
+	    0 && all_digits(base))
+		return FTW_SKIP_SUBTREE;	/* other processes: proc */
+	if (type == FTW_F && opens(path, O_RDONLY))
+		procfs_line(path);
+	return FTW_CONTINUE;
+}
+
+/* /proc/self and /proc/thread-self are links, not walked: the own
+ * directory is walked by its number. FTW_MOUNT keeps out of
+ * binfmt_misc, which an automount would mount. */
+static void s_procfs(void)
+{
+	snprintf(self_dir, sizeof(self_dir), "/proc/%d", (int)getpid());
+	nftw(self_dir, procfs_visit, WALK_FDS,
+	    FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
+	nftw("/proc", procfs_visit, WALK_FDS,
+	    FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
 }
 
 /* -------------------------------------------------------------- meta */
@@ -860,7 +915,8 @@ static const struct section {
 	const char *name;
 	void (*fn)(void);
 } sections[] = {
-	{ "fd", s_fd }, { "dev", s_dev }, { "write", s_write }, { "meta", s_meta },
+	{ "fd", s_fd }, { "dev", s_dev }, { "procfs", s_procfs },
+	{ "write", s_write }, { "meta", s_meta },
 	{ "proc", s_proc }, { "ipc", s_ipc }, { "cap", s_cap },
 	{ "family", s_family }, { "syscalls", s_syscalls },
 };
