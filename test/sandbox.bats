@@ -301,6 +301,26 @@ env_names() {
 	refute_output 2
 }
 
+# The shell reads the file itself (no child): its /proc/self is the
+# command's. bwrap's is the sandbox's own network namespace; Landlock
+# grants nothing of /proc/PID/net (landlock.c).
+@test "network none: the host's listening sockets do not show in the command's /proc/self/net/tcp" {
+	local hex
+	start_http
+	hex=$(printf '0100007F:%04X' "$(echo "$URL" | sed 's|.*:\([0-9]*\)/.*|\1|')")
+	run grep -q "$hex" /proc/self/net/tcp
+	assert_success
+	run sh_in_sandbox 'while IFS= read -r l; do echo "$l"; done </proc/self/net/tcp'
+	refute_output --partial "$hex"
+	if landlock; then
+		assert_failure
+		assert_output --partial 'Permission denied'
+	else
+		assert_success
+		assert_output --partial local_address
+	fi
+}
+
 @test "network host: ffprobe reaches the loopback HTTP server" {
 	start_http
 	policy ', "network": "host"'
