@@ -99,7 +99,7 @@ static int ending(void)
 /* Orphans that fork and exit again and again keep a zombie to reap at
  * every turn: between two, the end is looked for, or it would wait for
  * as long as they care to go on. */
-static _Noreturn void watch(pid_t cmd, const sigset_t *set)
+static _Noreturn void watch(pid_t cmd, const sigset_t *set, pid_t parent)
 {
 	siginfo_t si;
 	pid_t pid;
@@ -115,9 +115,12 @@ static _Noreturn void watch(pid_t cmd, const sigset_t *set)
 				finish(st);
 	}
 	tree_kill();
-	/* As sbexec's SIGKILL would have ended it, but with no process of
-	 * the tree left behind for anyone. */
-	raise(SIGKILL);
+	/* Asked by sbexec: as its SIGKILL would have ended it, but with no
+	 * process of the tree left behind for anyone. Stopped by anyone
+	 * else: an exit status and no "exit-code", which sbexec reports as
+	 * a sandbox that ended without the command's status. */
+	if (si.si_pid == parent)
+		raise(SIGKILL);
 	_exit(128 + SIGKILL);
 }
 
@@ -153,5 +156,5 @@ _Noreturn void guard_run(const struct landlock *l, char *const *argv,
 	/* The command is executing: from now on no "exit-code" means the
 	 * guard was stopped, not that nothing ran (outcome.c). */
 	dprintf(STATUS_FD, "{ \"exec\": %d }\n", (int)cmd);
-	watch(cmd, &set);
+	watch(cmd, &set, parent);
 }
