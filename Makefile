@@ -24,7 +24,7 @@ SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c netpolicy.c \
 	sandbox.c kernfs.c mounts.c mntns.c mtab.c verify.c \
 	landlock.c caps.c guard.c audit.c json.c sha256.c \
 	supervise.c spawn.c trial.c cgroup.c pty.c say.c outcome.c tree.c pump.c \
-	check.c util.c netns.c proxy.c proxyreq.c tlshello.c resolve.c
+	outfd.c check.c util.c netns.c proxy.c proxyreq.c tlshello.c resolve.c
 OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec
