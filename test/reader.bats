@@ -94,10 +94,10 @@ BOUND=8
 }
 
 # The end record and sbexec's lines after the run go to the same unread
-# terminal or pipe: written within a second past the run's bound, or
-# lost, and said by the exit status (125: the end record could not be
-# written).
-@test "with the audit on a stderr nobody reads, the run still ends near its timeout" {
+# terminal or pipe, which the command's output has filled: they wait a
+# second past the run's bound, then the end record is lost, and the exit
+# status says so (125) as for any sink that cannot be written.
+@test "with the audit on a stderr nobody reads, the run still ends near its timeout: 125, the end record lost" {
 	AUDIT=stderr limits '"timeoutMs": 2000, "killAfterMs": 1000'
 	for kind in pty pipe; do
 		run -0 env ERR=same "${UNREAD[@]}" "$kind" 30 "${SBX[@]}" sh -c yes
