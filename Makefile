@@ -145,7 +145,8 @@ demo: deps sbexec
 # Every suite, then the escape battery, the sandbox claims and the
 # drop-in suite again under the Landlock backend inside a simulated
 # container (DESIGN 9); one closing line counted from both TAP reports.
-LANDLOCK_SUITES = test/escape.bats test/sandbox.bats test/compat.bats test/terminal.bats
+LANDLOCK_SUITES = test/escape.bats test/sandbox.bats test/compat.bats test/terminal.bats \
+	test/reader.bats
 test: deps sbexec $(UNITS) $(FUZZERS)
 	mkdir -p build/landlock
 	bats --report-formatter tap --output build test/; s=$$?; \
