@@ -125,9 +125,15 @@ static struct out *decide(int fd)
 	return d;
 }
 
+/* sbexec's own process only: a child between fork and exec (a die()
+ * there) has its 0, 1 and 2 made the command's, which are written. */
 static struct out *find(int fd)
 {
-	return fd >= 0 && fd < 3 ? decide(fd) : NULL;
+	static pid_t owner;
+
+	if (owner == 0)
+		owner = getpid();
+	return fd >= 0 && fd < 3 && getpid() == owner ? decide(fd) : NULL;
 }
 
 int outfd(int fd)
