@@ -25,8 +25,8 @@ SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c netpolicy.c \
 	verify.c \
 	landlock.c caps.c guard.c audit.c json.c sha256.c \
 	supervise.c spawn.c trial.c cgroup.c cgroup1.c cgroup2.c pty.c say.c \
-	outcome.c tree.c pump.c check.c util.c netns.c proxy.c proxyreq.c \
-	tlshello.c resolve.c
+	outcome.c tree.c pump.c outfd.c check.c util.c netns.c proxy.c \
+	proxyreq.c tlshello.c resolve.c
 OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec
@@ -147,7 +147,8 @@ demo: deps sbexec
 # Every suite, then the escape battery, the sandbox claims and the
 # drop-in suite again under the Landlock backend inside a simulated
 # container (DESIGN 9); one closing line counted from both TAP reports.
-LANDLOCK_SUITES = test/escape.bats test/sandbox.bats test/compat.bats test/terminal.bats
+LANDLOCK_SUITES = test/escape.bats test/sandbox.bats test/compat.bats test/terminal.bats \
+	test/reader.bats
 test: deps sbexec $(UNITS) $(FUZZERS)
 	mkdir -p build/landlock
 	bats --report-formatter tap --output build test/; s=$$?; \

@@ -26,6 +26,7 @@
 #include "audit.h"
 #include "landlock.h"
 #include "json.h"
+#include "outfd.h"
 #include "say.h"
 #include "sha256.h"
 #include "util.h"
@@ -141,8 +142,8 @@ int audit_open(const struct policy *pol)
 		a.fd = open_syslog();
 	}
 	if (a.fd < 0) {
-		fprintf(stderr, "sbexec: audit sink %s: %s; the command was "
-		    "not run\n", what, strerror(errno));
+		warnx("audit sink %s: %s; the command was not run", what,
+		    strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -212,7 +213,9 @@ static int to_stream(const struct json *j)
 		return say_put(j->buf, j->len, 1);
 	char *line = fresh ? NULL : xasprintf("\n%s", j->buf);
 	const char *buf = fresh ? j->buf : line;
-	size_t len = j->len + !fresh, done = write_all(a.fd, buf, len);
+	/* Before the loop and after it: waits for room within the run's
+	 * bound (outfd.c), then the record is lost (and said). */
+	size_t len = j->len + !fresh, done = outfd_put(a.fd, buf, len);
 
 	if (done > 0)
 		a.line_start = buf[done - 1] == '\n';

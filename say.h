@@ -24,12 +24,17 @@ int say_put(const char *buf, size_t len, int record);
 /* 1 when bytes wait for stderr to have room. */
 int say_pending(void);
 
-/* stderr has room: write the next line (one write of at most PIPE_BUF,
- * so that the command's output and sbexec's lines never mix). */
+/* stderr has room: write the queued lines (each in one write of at
+ * most PIPE_BUF, so that the command's output and sbexec's lines never
+ * mix). */
 void say_flush(void);
 
-/* After the loop (and at exit): write what is queued, waiting if need
- * be, and write directly from then on. */
+/* 1 while a line is written in part to FD's file (a terminal took only
+ * some of it): nothing else may be written there until it is whole. */
+int say_holds(int fd);
+
+/* After the loop (and at exit): write what is queued, waiting for room
+ * no longer than outfd.c's bound, and through outfd.c from then on. */
 void say_end(void);
 
 /* Lines dropped for want of room. */

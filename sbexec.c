@@ -23,6 +23,7 @@
 #include "launch.h"
 #include "netns.h"
 #include "options.h"
+#include "outfd.h"
 #include "policy.h"
 #include "quote.h"
 #include "run.h"
@@ -300,6 +301,7 @@ int main(int argc, char **argv)
 	launch_maybe(argc, argv, environ);	/* inside bwrap: launch.c */
 	sanitize_fds();
 	supervise_init();
+	util_msg_sink(outfd_line);	/* no line of sbexec's blocks it */
 	options_parse(argc, argv, &o);
 	if (policy_load(o.policy, &pol) < 0)
 		exit(EXIT_SBEXEC);
@@ -329,6 +331,10 @@ int main(int argc, char **argv)
 	}
 	j.cmd = cmd;
 	j.pol = policy_of(&pol, cmd);
+	/* From here no write waits past what the run may last; supervise()
+	 * sets it again from the run's own start. */
+	outfd_limit(now_ms() + j.pol->limits.timeout_ms +
+	    j.pol->limits.kill_after_ms);
 	j.io.cwd = working_dir();
 	j.io.status_fd = STATUS_FD;
 	j.io.seccomp_fd = SECCOMP_FD;

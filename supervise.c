@@ -28,6 +28,7 @@
 #include "guard.h"
 #include "mntns.h"
 #include "netns.h"
+#include "outfd.h"
 #include "proxy.h"
 #include "pump.h"
 #include "run.h"
@@ -95,24 +96,32 @@ static void kill_all(struct sup *s)
 {
 	pid_t root = s->init_pid > 0 ? s->init_pid : s->child;
 
-	usage_tree(root, &s->killed);
+	/* Reaped (its output still being taken), the child's pid may be
+	 * another process's: the cgroup and the end's teardown remain. */
+	if (s->init_pid > 0 || !s->reaped)
+		usage_tree(root, &s->killed);
 	if (s->run != NULL && s->run->landlock != NULL) {
-		kill(s->child, SIGTERM);
-		kill(s->child, SIGCONT);	/* a stopped guard */
+		if (!s->reaped) {
+			kill(s->child, SIGTERM);
+			kill(s->child, SIGCONT);	/* a stopped guard */
+		}
 	} else {
 		if (s->init_pid > 0)
 			kill(s->init_pid, SIGKILL);
-		kill(s->child, SIGKILL);
+		if (!s->reaped)
+			kill(s->child, SIGKILL);
 	}
 	cgroup_kill(s->cg);	/* what hid from all of the above */
 }
 
-/* Timeout or output cap: TERM now, KILL killAfterMs later. */
+/* Timeout or output cap: TERM now, KILL killAfterMs later. A command
+ * that has ended (its output still being taken) is sent nothing. */
 static void stop(struct sup *s)
 {
 	if (s->kill_at != 0)
 		return;
-	send_command(s, SIGTERM);
+	if (!s->reaped)
+		send_command(s, SIGTERM);
 	s->kill_at = now_ms() + s->pol->limits.kill_after_ms;
 }
 
@@ -234,16 +243,18 @@ static int closed(const struct sup *s)
 	return s->out.src < 0 && s->err.src < 0 && s->term.src < 0;
 }
 
-/* Done when the child is reaped and its outputs are drained; a killed
- * bypassed command's descendants may hold the pipes, and a reader that
- * stopped reading may hold the rest of a stopped command's output: not
- * waited for. */
+/* Done when the child is reaped and its output taken by the caller's
+ * readers. Output a reader is slow to take is waited for, but only
+ * within the run's limits, as the command would have waited on its own
+ * reader: until timeoutMs (which then fires as for a command still
+ * writing), then killAfterMs, then no more. Once killed outright
+ * nothing is waited for: a killed bypassed command's descendants may
+ * hold the pipes. */
 static int done(const struct sup *s)
 {
 	if (s->fall)
 		return 1;
-	return s->reaped && s->status_fd < 0 &&
-	    (closed(s) || s->kill_at < 0 || s->timed_out || s->limit);
+	return s->reaped && s->status_fd < 0 && (closed(s) || s->kill_at < 0);
 }
 
 static int next_timeout(const struct sup *s)
@@ -269,7 +280,7 @@ static int watch(const struct sup *s, struct pollfd *p, size_t *n,
 
 	if (st->src < 0 || s->holding)
 		return -1;
-	p[*n].fd = dst ? st->dst : st->src;
+	p[*n].fd = dst ? outfd(st->dst) : st->src;
 	p[*n].events = dst ? POLLOUT : POLLIN;
 	p[*n].revents = 0;
 	return (int)(*n)++;
@@ -443,7 +454,8 @@ static void loop(struct sup *s)
 			    .events = POLLOUT };
 		own = say_pending() ? (int)n : -1;	/* sbexec's own lines */
 		if (own >= 0)
-			p[n++] = (struct pollfd){ .fd = 2, .events = POLLOUT };
+			p[n++] = (struct pollfd){ .fd = outfd(2),
+			    .events = POLLOUT };
 		base = n;
 		n += watch_proxy(s, p + base);
 		if (poll(p, n, poll_timeout(s)) < 0 && errno != EINTR)
@@ -452,6 +464,8 @@ static void loop(struct sup *s)
 			on_signal(s);
 		if (st >= 0 && p[st].revents)
 			on_status(s);
+		if (own >= 0 && p[own].revents)
+			say_flush();	/* first: a line half written ends */
 		if (out >= 0)
 			on_stream(s, &s->out, p[out].revents);
 		if (err >= 0)
@@ -463,8 +477,6 @@ static void loop(struct sup *s)
 		on_proxy(s, p + base);
 		if (feed >= 0)
 			on_feed(s, p[feed].revents);
-		if (own >= 0 && p[own].revents)
-			say_flush();
 		deliver_pending(s);
 		on_timers(s);
 		trial_settle(s);
@@ -493,6 +505,7 @@ int supervise(const struct policy *pol, const struct command *cmd,
 		die(EXIT_SBEXEC, "signalfd");
 	s.start = now_ms();
 	s.deadline = s.start + pol->limits.timeout_ms;
+	outfd_limit(s.deadline + pol->limits.kill_after_ms);
 	/* bwrap leaves the sandbox's init unreaped: as a subreaper sbexec
 	 * inherits it, and with it the command's CPU time and memory. Not
 	 * under Landlock, whose guard is the run's subreaper: sbexec would
