@@ -155,9 +155,11 @@ static const struct { uint8_t type; uint8_t from; const char *who; }
 	{ 'm', 0, "NVIDIA: /dev/nvidia-modeset" },
 };
 
-/* nvidia-uvm's requests have no type: plain numbers (uvm_ioctl.h),
- * below this, and UVM_INITIALIZE, UVM_DEINITIALIZE. */
-#define UVM_PLAIN_LIMIT 0x800
+/* nvidia-uvm's requests have no type: plain numbers (uvm_ioctl.h's
+ * UVM_IOCTL_BASE(i) is i, its test commands from 200 on are left out),
+ * and UVM_INITIALIZE, UVM_DEINITIALIZE. Type 0 holds only FIBMAP (it
+ * needs CAP_SYS_RAWIO) and FIGETBSZ besides. */
+#define UVM_PLAIN_LIMIT 0x100
 static const uint32_t uvm_ioctls[] = { 0x30000001, 0x30000002 };
 
 /* Calls that name a process by PID (argument PID) and, for some, a kind
