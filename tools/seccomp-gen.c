@@ -236,13 +236,16 @@ static void deny(scmp_filter_ctx ctx, const char *name, unsigned n,
 }
 
 /* libseccomp cannot say "EPERM unless one of these": a rule may not
- * have the default action (ALLOW), and a type is no range of values.
- * So its program sends ioctl to a mark (a TRACE action no rule uses),
- * and emit() turns the mark into a jump to this block, appended at the
- * end: the request's high word must be 0, its low word one of ioctls[],
- * or with FILTER_DEVICES of a device type; else EPERM. A hand-written
- * program of a few dozen instructions, each path of it listed by the
- * census (test/census.c, ioctl section). */
+ * have the default action (ALLOW); EPERM rules on the gaps between the
+ * allowed values need two comparisons on one argument, which 2.5.4
+ * refuses (EINVAL), and would cost a rule per value besides; and a
+ * driver's type is no range of values at all. So its program sends
+ * ioctl to a mark (a TRACE action no rule uses), and emit() turns the
+ * mark into a jump to this block, appended at the end: the request's
+ * high word must be 0, its low word one of ioctls[], or with
+ * FILTER_DEVICES of a device type; else EPERM. A hand-written program
+ * of a few dozen instructions, what each variant lets through listed by
+ * the census (test/census.c, ioctl section). */
 #define IOCTL_MARK 0x10c7
 #define ARG1_LO offsetof(struct seccomp_data, args[1])
 #define ARG1_HI (ARG1_LO + 4)
