@@ -123,7 +123,9 @@ static const char *const landlock_denied[] = {
  * failures, and http and udp inputs resolving names. Every other
  * request is EPERM, TIOCSTI and TIOCLINUX among them. Compared on all
  * 64 bits: the kernel reads the low 32, so a value with any high bit
- * set is refused rather than taken for the allowed one below it. */
+ * set is refused rather than taken for the allowed one below it. (musl
+ * passes the request as a sign-extended int: of these only TCGETS2 has
+ * bit 31, which musl's tcgetattr does not use.) */
 static const struct { uint32_t req; const char *who; } ioctls[] = {
 	{ 0x5401, "TCGETS: isatty and tcgetattr (ffmpeg, ffprobe, sh, stty)" },
 	{ 0x5402, "TCSETS: ffmpeg's raw stdin on a terminal, and back" },
