@@ -192,8 +192,8 @@ expected_syscalls() {
 # (tools/seccomp-gen.c, ioctls[]), by name: the census lists every
 # request of its table with the value of one of these. Nothing passes
 # with a high bit set.
-IOCTL_ALLOWED="TCGETS TCSETS TCSETSW TIOCGWINSZ FIONREAD TCGETS2 TCSETS2
-	TCSETSW2"
+IOCTL_ALLOWED="TCGETS TCSETS TCSETSW TIOCGWINSZ FIONREAD FIONBIO FIONCLEX
+	FIOCLEX TCGETS2 TCSETS2 TCSETSW2"
 
 # With devices (seccomp-gen.c's device_types[] and uvm_ioctls[]) also
 # every request of these types (the byte at bits 8-15): DRM, dma-buf,

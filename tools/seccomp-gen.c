@@ -115,8 +115,8 @@ static const char *const landlock_denied[] = {
  * on files and directories, and some filesystems act on a directory
  * opened read-only (btrfs makes, snapshots and flips subvolumes), so no
  * list of bad requests can be complete. These are the requests
- * ffmpeg, ffprobe, their libraries and the shell tools the suites run
- * in the sandbox were seen to make, measured with strace -f -e
+ * ffmpeg, ffprobe, their libraries and the tools the suites run in the
+ * sandbox (sh, stty, python3) were seen to make, measured with strace -f -e
  * trace=ioctl over test/compat.bats, terminal.bats, net.bats and
  * devices.bats on both backends, transcodes and probes of mp4, webm,
  * mp3, gif, HLS, AV1 and HEVC, -f alsa, jack, oss, v4l2 and fbdev
@@ -132,6 +132,9 @@ static const struct { uint32_t req; const char *who; } ioctls[] = {
 	{ 0x5403, "TCSETSW: stty" },
 	{ 0x5413, "TIOCGWINSZ: stty size" },
 	{ 0x541b, "FIONREAD: glibc's resolver, waiting for an answer" },
+	{ 0x5421, "FIONBIO: python3 (net.bats), CPython's socket timeouts" },
+	{ 0x5450, "FIONCLEX: python3, CPython's set_inheritable" },
+	{ 0x5451, "FIOCLEX: python3, every descriptor CPython opens" },
 	{ 0x802c542a, "TCGETS2: TCGETS from glibc 2.42 on" },
 	{ 0x402c542b, "TCSETS2: TCSETS from glibc 2.42 on" },
 	{ 0x402c542c, "TCSETSW2: TCSETSW from glibc 2.42 on" },
