@@ -113,11 +113,11 @@ static const char *const landlock_denied[] = {
 
 /* ioctl requests are an allow-list (issue 29): Landlock mediates none
  * on files and directories, and some filesystems act on a directory
- * opened read-only (btrfs makes, snapshots and flips subvolumes), so no
- * list of bad requests can be complete. These are the requests
+ * opened read-only (btrfs makes, snapshots and flips subvolumes), so
+ * no list of bad requests can be complete. These are the requests
  * ffmpeg, ffprobe, their libraries and the tools the suites run in the
- * sandbox (sh, stty, python3) were seen to make, measured with strace -f -e
- * trace=ioctl over test/compat.bats, terminal.bats, net.bats and
+ * sandbox (sh, stty, python3) were seen to make, measured with strace
+ * -f -e trace=ioctl over test/compat.bats, terminal.bats, net.bats and
  * devices.bats on both backends, transcodes and probes of mp4, webm,
  * mp3, gif, HLS, AV1 and HEVC, -f alsa, jack, oss, v4l2 and fbdev
  * failures, and http and udp inputs resolving names. Every other
@@ -142,9 +142,9 @@ static const struct { uint32_t req; const char *who; } ioctls[] = {
 
 /* With the policy's devices (FILTER_DEVICES) their drivers' requests,
  * by the type byte (bits 8-15) each driver's header gives them: still
- * an allow-list, so that a node of another driver, or a file, gets no
- * more than without devices. The tty's own type 'T' is allowed only
- * from TUN's numbers (200 on) up. */
+ * an allow-list, so that a node of another driver (V4L2, FUSE) gets
+ * none of its requests, and no filesystem takes these types. The tty's
+ * own type 'T' is allowed only from TUN's numbers (200 on) up. */
 static const struct { uint8_t type; uint8_t from; const char *who; }
     device_types[] = {
 	{ 'd', 0, "DRM: /dev/dri/renderD* (VAAPI, QSV, Vulkan)" },
