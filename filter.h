@@ -10,7 +10,9 @@ enum {
 	FILTER_NOSIGNAL = 8,	/* no signal to any process (Landlock < 6) */
 	FILTER_NOTRUNC = 16,	/* no truncation but through a descriptor
 				 * open for writing (Landlock < 3) */
-	FILTER_VARIANTS = 32	/* those bwrap and Landlock use are built */
+	FILTER_DEVICES = 32,	/* the policy's devices: their drivers'
+				 * ioctl types */
+	FILTER_VARIANTS = 64	/* those bwrap and Landlock use are built */
 };
 
 extern const unsigned char *const seccomp_filters[FILTER_VARIANTS];

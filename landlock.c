@@ -446,7 +446,8 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 	l->filter = FILTER_LANDLOCK | (pol->network_host ? FILTER_INET : 0) |
 	    (pol->allow_unix_sockets ? FILTER_UNIX : 0) |
 	    (l->abi < 6 ? FILTER_NOSIGNAL : 0) |
-	    (l->abi < 3 ? FILTER_NOTRUNC : 0);
+	    (l->abi < 3 ? FILTER_NOTRUNC : 0) |
+	    (pol->devices.n > 0 ? FILTER_DEVICES : 0);
 	status = create_ruleset(pol, l) < 0 || grant_reads(&c) < 0 ||
 	    grant_writes(&c) < 0 || grant_devices(&c) < 0 ? EXIT_SBEXEC : 0;
 	release(&c);

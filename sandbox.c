@@ -288,7 +288,8 @@ int sandbox_fallback(const struct policy *pol, const struct command *cmd,
 
 void sandbox_seccomp(const struct policy *pol, struct seccomp_feed *f)
 {
-	int v = FILTER_INET | (pol->allow_unix_sockets ? FILTER_UNIX : 0);
+	int v = FILTER_INET | (pol->allow_unix_sockets ? FILTER_UNIX : 0) |
+	    (pol->devices.n > 0 ? FILTER_DEVICES : 0);
 	const unsigned char *bpf = seccomp_filters[v];
 	size_t len = seccomp_filter_lens[v], total, first;
 	/* BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS (linux/filter.h and

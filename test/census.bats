@@ -58,14 +58,15 @@ teardown_file() {
 # Syscalls both backends' filters refuse whatever the arguments
 # (tools/seccomp-gen.c: denied[], with issue 18's pidfd_getfd,
 # process_madvise, kcmp and open_tree_attr; the socket family allow-list,
-# which refuses family 0 and 1; socketpair without allowUnixSockets).
+# which refuses family 0 and 1; socketpair without allowUnixSockets; the
+# ioctl allow-list, which has neither request 0 nor 1).
 DENIED_ALWAYS="ptrace process_vm_readv process_vm_writev keyctl add_key
 	request_key bpf userfaultfd perf_event_open mount umount2 pivot_root
 	kexec_load kexec_file_load init_module finit_module delete_module
 	open_tree open_tree_attr move_mount fsopen fsconfig fsmount fspick
 	mount_setattr io_uring_setup io_uring_enter io_uring_register setxattr lsetxattr
 	fsetxattr setxattrat socket socketpair pidfd_getfd process_madvise
-	kcmp"
+	kcmp ioctl"
 # The Landlock variant's own: no new namespace (seccomp-gen.c), and issue
 # 18's metadata, IPC and other-process rules.
 DENIED_LANDLOCK="unshare setns chmod fchmod fchmodat fchmodat2 chown
@@ -206,6 +207,37 @@ expected_syscalls() {
 	[ "$(landlock_abi)" -ge 3 ] ||
 		for n in $DENIED_BELOW_ABI3; do echo "syscall-denied $n EPERM 0,1"; done
 }
+# ioctl requests both backends' filters let through
+# (tools/seccomp-gen.c, ioctls[]), by name: the census lists every
+# request of its table with the value of one of these. Nothing passes
+# with a high bit set.
+IOCTL_ALLOWED="TCGETS TCSETS TCSETSW TIOCGWINSZ FIONREAD FIONBIO FIONCLEX
+	FIOCLEX TCGETS2 TCSETS2 TCSETSW2"
+
+# With devices (seccomp-gen.c's device_types[] and uvm_ioctls[]) also
+# every request of these types (the byte at bits 8-15): DRM, dma-buf,
+# sync_file, KVM, NVIDIA and its modeset; TUN's from number 200 ('T',
+# the terminal's type, below); and nvidia-uvm's plain numbers (type 0,
+# where FIBMAP and FIGETBSZ are too) with its two of 0x30000000.
+IOCTL_DEVICE_TYPES="0x64 0x62 0x3e 0xae 0x46 0x6d"
+
+expected_ioctl() {
+	local dev=0
+	[ "${1%-devices}" = "$1" ] || dev=1
+	got direct "$2" ioctl | python3 -c 'import sys
+names, dev, types = sys.argv[1].split(), sys.argv[2] == "1", sys.argv[3].split()
+types = {int(t, 16) for t in types}
+rows = [l.split() for l in sys.stdin if l.startswith("ioctl ")]
+ok = {int(r[2], 16) for r in rows if r[1] in names}
+def device(v):
+    t, nr = (v >> 8) & 0xff, v & 0xff
+    return t in types or (t == 0x54 and nr >= 200) or v < 0x100 or \
+        v in (0x30000001, 0x30000002)
+for r in rows:
+    v = int(r[2], 16)
+    if v in ok or (dev and device(v)):
+        print(" ".join(r))' "$IOCTL_ALLOWED" "$dev" "$IOCTL_DEVICE_TYPES"
+}
 # ====================================================== end of expected
 
 # ------------------------------------------------------------- set-up
@@ -215,17 +247,55 @@ expected_syscalls() {
 # host's <sys/syscall.h>, and the simulated container.
 build_census() {
 	local src="$BATS_TEST_DIRNAME/census.c" names="$D/census_names.h"
+	local ioctls="$D/census_ioctls.h"
 	local w="-Wall -Wextra -Wshadow -Wstrict-prototypes
 		-Wmissing-prototypes -Wformat=2 -Werror"
 	printf '#include <sys/syscall.h>\n' | gcc -dM -E - | awk '
 		$1 == "#define" && $2 ~ /^__NR_/ && $3 ~ /^[0-9]+$/ {
 			printf "\t{ %d, \"%s\" },\n", $3, substr($2, 6) }' \
 		>"$names"
-	gcc $w -O2 -DCENSUS_NAMES="\"$names\"" -o "$D/census" "$src"
+	ioctl_table "$ioctls"
+	gcc $w -O2 -DCENSUS_NAMES="\"$names\"" -DCENSUS_IOCTLS="\"$ioctls\"" \
+		-o "$D/census" "$src"
 	gcc $w -Os -shared -fPIC -s -DPAYLOAD -DCENSUS_NAMES="\"$names\"" \
-		-o "$D/census.so" "$src"
+		-DCENSUS_IOCTLS="\"$ioctls\"" -o "$D/census.so" "$src"
 	base64 -w0 "$D/census.so" >"$BATS_FILE_TMPDIR/payload.b64"
 	build_in_container "$D/in_container"
+}
+
+# The uapi headers whose ioctl requests the census tries: files and
+# filesystems (btrfs, fscrypt, fs-verity, FIEMAP), terminals and
+# consoles, sockets, loop, floppy, CD-ROM and disk devices, namespaces,
+# and the drivers "devices" reaches.
+IOCTL_HEADERS="sys/ioctl.h linux/fs.h linux/btrfs.h linux/fscrypt.h
+	linux/fsverity.h linux/fiemap.h linux/loop.h linux/sockios.h
+	linux/if_tun.h linux/kvm.h linux/dma-buf.h linux/sync_file.h
+	linux/nsfs.h linux/userfaultfd.h linux/seccomp.h linux/random.h
+	linux/vt.h linux/kd.h linux/fd.h linux/cdrom.h linux/hdreg.h
+	linux/perf_event.h linux/rtc.h linux/fuse.h"
+
+# ioctl_table FILE: census.c's table of the requests those headers name
+# (a macro made with _IO, _IOR, _IOW or _IOWR, or a terminal, socket,
+# console or block number), without the few whose size needs a struct
+# the headers leave incomplete (termios2: census.c adds its own).
+ioctl_table() {
+	local out=$1 bad
+	{
+		printf '#include <%s>\n' $IOCTL_HEADERS
+		printf 'struct ioctl_req { unsigned long req; const char *name; };\n'
+		printf 'static const struct ioctl_req header_ioctls[] = {\n'
+		printf '#include <%s>\n' $IOCTL_HEADERS | gcc -dM -E - | awk '
+		    $1 == "#define" && $2 !~ /\(/ &&
+		    ($3 ~ /^_IO(R|W|WR)?\(/ ||
+		     ($3 ~ /^0x(54|89|4[BbCc]|56|125)[0-9A-Fa-f]+$/ &&
+		      $2 ~ /^(TC|TIO|FIO|SIOC|KD|VT_|GIO|PIO|BLK|LOOP_)/)) {
+			print $2 }' | LC_ALL=C sort -u |
+		    sed 's/.*/\t{ (unsigned long)(&), "&" },/'
+		printf '};\n'
+	} >"$out"
+	bad=$(gcc -w -fsyntax-only -x c "$out" 2>&1 |
+		sed -n 's/^[^:]*:\([0-9]*\):[0-9]*: error.*/\1d/p' | sort -u)
+	[ -z "$bad" ] || sed -i "$(echo $bad | tr ' ' ';')" "$out"
 }
 
 uid_of() {
@@ -346,7 +416,7 @@ census() {
 	local f="$D/out/$1-$2" MODE=$1 WHO=$2 DIR rc=0 only=
 	[ ! -e "$f.out" ] || return 0
 	DIR=$(census_dir "$1" "$2")
-	[ "${1%-devices}" = "$1" ] || only="fd dev write"
+	[ "${1%-devices}" = "$1" ] || only="fd dev write ioctl"
 	(cd "$DIR/work" && attack census_ff \
 		"pidmax=$(cat /proc/sys/kernel/pid_max)" \
 		"meta=$D/meta/root.txt" "meta=$D/meta/user.txt" \
@@ -361,6 +431,7 @@ section() {
 	case $1 in
 	write) re='^(write|writedir) ' ;;
 	syscalls) re='^syscall-' ;;
+	ioctl) re='^ioctl(-hibits|-error)? ' ;;
 	esac
 	grep -E "$re" | LC_ALL=C sort || true
 }
@@ -576,6 +647,24 @@ control_family() {
 	[ "$1" != root ] || assert_line 'family 17'
 }
 
+# Without sbexec every request of the table passes, on each descriptor
+# and with high bits set: the btrfs, fs-verity, fscrypt, ext4 and XFS
+# ones, TIOCSTI.
+control_ioctl() {
+	local n
+	direct "$1" ioctl
+	for n in BTRFS_IOC_SNAP_CREATE_V2 BTRFS_IOC_SUBVOL_CREATE \
+	    BTRFS_IOC_SUBVOL_SETFLAGS FS_IOC_ENABLE_VERITY \
+	    FS_IOC_ADD_ENCRYPTION_KEY FS_IOC_SETFLAGS FS_IOC_FSSETXATTR \
+	    EXT4_IOC_SWAP_BOOT XFS_IOC_FSGEOMETRY TIOCSTI TIOCLINUX \
+	    LOOP_SET_FD TCGETS; do
+		assert_line --regexp "^ioctl $n 0x[0-9a-f]+ file,dir,stdio\$"
+		assert_line "ioctl-hibits $n hibits signext"
+	done
+	[ "$(grep -c '^ioctl ' <<<"$output")" -ge 300 ] ||
+		fail "the census tried fewer than 300 ioctl requests"
+}
+
 # Without sbexec no syscall is refused; under in_container's filter
 # (Docker's default profile, in part) exactly its rules show.
 control_syscalls() {
@@ -595,13 +684,13 @@ control_syscalls() {
 
 # ---------------------------------------------------------------- tests
 
-@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families" {
+@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls" {
 	[ -z "${CENSUS_ENGINE:-}" ] ||
 		skip "in a real $CENSUS_ENGINE container the controls are the host's census on this kernel"
 	local who sec whos=user
 	[ "$(id -u)" -ne 0 ] || whos="root user"
 	for who in $whos; do
-		for sec in fd dev procfs write meta proc ipc cap family syscalls; do
+		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl; do
 			"control_$sec" "$who"
 		done
 	done
@@ -690,3 +779,13 @@ control_syscalls() {
 @test "syscalls: landlock, user: the filter refuses exactly the expected set" { check landlock user syscalls; }
 @test "syscalls: container, root: the filter refuses exactly the expected set" { check container root syscalls; }
 @test "syscalls: container, user: the filter refuses exactly the expected set" { check container user syscalls; }
+
+@test "ioctl: bwrap, root: only the allow-list's requests pass, none with high bits" { check bwrap root ioctl; }
+@test "ioctl: bwrap, user: only the allow-list's requests pass, none with high bits" { check bwrap user ioctl; }
+@test "ioctl: landlock, root: only the allow-list's requests pass, none with high bits" { check landlock root ioctl; }
+@test "ioctl: landlock, user: only the allow-list's requests pass, none with high bits" { check landlock user ioctl; }
+@test "ioctl: container, root: only the allow-list's requests pass, none with high bits" { check container root ioctl; }
+@test "ioctl: container, user: only the allow-list's requests pass, none with high bits" { check container user ioctl; }
+@test "ioctl with devices: bwrap, root: the allow-list and the drivers' types" { check bwrap-devices root ioctl; }
+@test "ioctl with devices: landlock, root: the allow-list and the drivers' types" { check landlock-devices root ioctl; }
+@test "ioctl with devices: container, root: the allow-list and the drivers' types" { check container-devices root ioctl; }

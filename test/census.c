@@ -25,6 +25,11 @@
  *		any: "syscall-denied NAME ERRNO ARGS" (ARGS 0, 1 or 0,1: the
  *		value of all six arguments); "syscall-enosys NAME" for a
  *		filter that answers ENOSYS itself (told by a direct call)
+ *	ioctl	the ioctl requests of a broad list (CENSUS_IOCTLS) that the
+ *		filters let through, without executing any, on a regular
+ *		file, a directory and stderr: "ioctl NAME VALUE FDS"; and
+ *		a request that passes with bit 32 set, or with the high
+ *		word all ones: "ioctl-hibits NAME hibits|signext"
  *
  * Nothing is changed for real: a file opened is closed at once and never
  * written, every "set" sets the current value, a directory made is
@@ -39,7 +44,8 @@
  * ./payload.args, and the process exits once it has printed.
  *
  * -DCENSUS_NAMES='"FILE"' includes { NR, "NAME" }, lines for the syscall
- * names (census.bats makes them from <sys/syscall.h>).
+ * names (census.bats makes them from <sys/syscall.h>); -DCENSUS_IOCTLS
+ * the ioctl requests (from the uapi headers).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -909,6 +915,175 @@ static void s_syscalls(void)
 	s_enosys();
 }
 
+/* ------------------------------------------------------------- ioctl */
+
+/* The requests tried: every one the build host's uapi headers name for
+ * files, directories, terminals, sockets, loop and block devices and
+ * the drivers "devices" reaches (CENSUS_IOCTLS, which census.bats makes
+ * with the table's struct), then those whose headers are not there. */
+#ifdef CENSUS_IOCTLS
+#include CENSUS_IOCTLS
+#else
+struct ioctl_req {
+	unsigned long req;
+	const char *name;
+};
+static const struct ioctl_req header_ioctls[] = { { 0x5412, "TIOCSTI" } };
+#endif
+
+#define IOC_(dir, type, nr, size) ((unsigned long)(dir) << 30 | \
+	(unsigned long)(size) << 16 | (unsigned long)(type) << 8 | (nr))
+#define W_ 1UL			/* _IOC_WRITE */
+#define R_ 2UL			/* _IOC_READ */
+
+static const struct ioctl_req extra_ioctls[] = {
+	/* termios2 (glibc 2.42 on), whose struct glibc's headers hide */
+	{ IOC_(R_, 'T', 0x2a, 44), "TCGETS2" },
+	{ IOC_(W_, 'T', 0x2b, 44), "TCSETS2" },
+	{ IOC_(W_, 'T', 0x2c, 44), "TCSETSW2" },
+	{ IOC_(W_, 'T', 0x2d, 44), "TCSETSF2" },
+	/* ext4's own (fs/ext4/ext4.h) */
+	{ IOC_(R_, 'f', 3, 8), "EXT4_IOC_GETVERSION" },
+	{ IOC_(W_, 'f', 4, 8), "EXT4_IOC_SETVERSION" },
+	{ IOC_(W_, 'f', 7, 8), "EXT4_IOC_GROUP_EXTEND" },
+	{ IOC_(W_, 'f', 8, 40), "EXT4_IOC_GROUP_ADD" },
+	{ IOC_(0, 'f', 9, 0), "EXT4_IOC_MIGRATE" },
+	{ IOC_(0, 'f', 12, 0), "EXT4_IOC_ALLOC_DA_BLKS" },
+	{ IOC_(R_ | W_, 'f', 15, 40), "EXT4_IOC_MOVE_EXT" },
+	{ IOC_(W_, 'f', 16, 8), "EXT4_IOC_RESIZE_FS" },
+	{ IOC_(0, 'f', 17, 0), "EXT4_IOC_SWAP_BOOT" },
+	{ IOC_(0, 'f', 18, 0), "EXT4_IOC_PRECACHE_EXTENTS" },
+	{ IOC_(0, 'f', 40, 0), "EXT4_IOC_CLEAR_ES_CACHE" },
+	{ IOC_(W_, 'f', 41, 4), "EXT4_IOC_GETSTATE" },
+	{ IOC_(R_ | W_, 'f', 42, 32), "EXT4_IOC_GET_ES_CACHE" },
+	{ IOC_(W_, 'f', 43, 4), "EXT4_IOC_CHECKPOINT" },
+	{ IOC_(W_, 'f', 44, 8), "EXT4_IOC_SETFSUUID" },
+	{ IOC_(R_, 'X', 125, 4), "EXT4_IOC_SHUTDOWN" },
+	/* XFS's own (xfs/xfs_fs.h; sizes of x86_64) */
+	{ IOC_(W_, 'X', 110, 16), "XFS_IOC_FSGROWFSDATA" },
+	{ IOC_(R_, 'X', 113, 32), "XFS_IOC_FSCOUNTS" },
+	{ IOC_(R_ | W_, 'X', 114, 16), "XFS_IOC_SET_RESBLKS" },
+	{ IOC_(R_, 'X', 115, 16), "XFS_IOC_GET_RESBLKS" },
+	{ IOC_(W_, 'X', 116, 8), "XFS_IOC_ERROR_INJECTION" },
+	{ IOC_(R_, 'X', 126, 256), "XFS_IOC_FSGEOMETRY" },
+	/* DRM's (drm/drm.h, i915_drm.h: libdrm's headers) */
+	{ IOC_(R_ | W_, 'd', 0x00, 64), "DRM_IOCTL_VERSION" },
+	{ IOC_(R_, 'd', 0x02, 4), "DRM_IOCTL_GET_MAGIC" },
+	{ IOC_(W_, 'd', 0x09, 8), "DRM_IOCTL_GEM_CLOSE" },
+	{ IOC_(R_ | W_, 'd', 0x2d, 12), "DRM_IOCTL_PRIME_HANDLE_TO_FD" },
+	{ IOC_(R_ | W_, 'd', 0x46, 16), "DRM_IOCTL_I915_GETPARAM" },
+	/* NVIDIA's (open-gpu-kernel-modules: nv-ioctl-numbers.h,
+	 * uvm_linux_ioctl.h, uvm_ioctl.h) */
+	{ IOC_(R_ | W_, 'F', 200 + 0x2b, 48), "NV_ESC_RM_ALLOC" },
+	{ IOC_(R_ | W_, 'F', 200 + 0x2a, 32), "NV_ESC_RM_CONTROL" },
+	{ 0x30000001, "UVM_INITIALIZE" },
+	{ 0x30000002, "UVM_DEINITIALIZE" },
+	{ 0x25, "UVM_REGISTER_GPU" },
+};
+
+#define HIBITS (1UL << 32)
+#define SIGNEXT 0xffffffff00000000UL
+
+/* ioctl alone TRACEs: with no tracer it fails with ENOSYS, unexecuted,
+ * and any older filter's ERRNO outranks it, as for the syscalls. */
+static struct sock_filter ioctl_trace_insns[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+enum { ON_FILE = 1, ON_DIR = 2, ON_STDIO = 4, ON_HIBITS = 8, ON_SIGNEXT = 16 };
+
+static int passes(int fd, unsigned long req)
+{
+	return syscall(SYS_ioctl, fd, req, 0) < 0 && errno == ENOSYS;
+}
+
+/* In the child: which of the five forms of REQ got past the filters. */
+static unsigned char ioctl_forms(int file, int dir, unsigned long req)
+{
+	return (unsigned char)((passes(file, req) ? ON_FILE : 0) |
+	    (passes(dir, req) ? ON_DIR : 0) |
+	    (passes(STDERR_FILENO, req) ? ON_STDIO : 0) |
+	    (passes(file, req | HIBITS) ? ON_HIBITS : 0) |
+	    (passes(file, (req & 0xffffffffUL) | SIGNEXT) ? ON_SIGNEXT : 0));
+}
+
+static void ioctl_child(int fd, const struct ioctl_req *reqs, size_t n)
+{
+	struct sock_fprog prog = {
+		sizeof(ioctl_trace_insns) / sizeof(*ioctl_trace_insns),
+		ioctl_trace_insns
+	};
+	int file = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
+	int dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	unsigned char res;
+
+	if (file < 0 || dir < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		_exit(2);
+	for (size_t i = 0; i < n; i++) {
+		res = ioctl_forms(file, dir, reqs[i].req);
+		if (write(fd, &res, 1) != 1)
+			_exit(3);
+	}
+	_exit(0);
+}
+
+static void ioctl_lines(const struct ioctl_req *r, unsigned char res)
+{
+	static const char *const fds[] = { "file", "dir", "stdio" };
+	char how[32] = "";
+
+	for (int b = 0; b < 3; b++)
+		if (res & (1 << b))
+			snprintf(how + strlen(how), sizeof(how) - strlen(how),
+			    "%s%s", how[0] ? "," : "", fds[b]);
+	if (how[0])
+		line("ioctl %s 0x%lx %s", r->name, r->req, how);
+	if (res & (ON_HIBITS | ON_SIGNEXT))
+		line("ioctl-hibits %s%s%s", r->name,
+		    res & ON_HIBITS ? " hibits" : "",
+		    res & ON_SIGNEXT ? " signext" : "");
+}
+
+/* Each list tried in a child under the TRACE filter; one byte of forms
+ * per request back through a pipe. */
+static void ioctl_list(const struct ioctl_req *reqs, size_t n)
+{
+	unsigned char res;
+	size_t i = 0;
+	int p[2], status;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		line("ioctl-error fork");
+		return;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		ioctl_child(p[1], reqs, n);
+	}
+	close(p[1]);
+	for (; i < n && read(p[0], &res, 1) == 1; i++)
+		ioctl_lines(&reqs[i], res);
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (i < n || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		line("ioctl-error child-%d-of-%zu", (int)i, n);
+}
+
+static void s_ioctl(void)
+{
+	fflush(stdout);
+	ioctl_list(header_ioctls, sizeof(header_ioctls) /
+	    sizeof(*header_ioctls));
+	ioctl_list(extra_ioctls, sizeof(extra_ioctls) /
+	    sizeof(*extra_ioctls));
+}
+
 /* -------------------------------------------------------------- main */
 
 static const struct section {
@@ -919,6 +1094,7 @@ static const struct section {
 	{ "write", s_write }, { "meta", s_meta },
 	{ "proc", s_proc }, { "ipc", s_ipc }, { "cap", s_cap },
 	{ "family", s_family }, { "syscalls", s_syscalls },
+	{ "ioctl", s_ioctl },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(*sections))
