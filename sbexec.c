@@ -358,6 +358,8 @@ int main(int argc, char **argv)
 		    "sbexec's bound; name fewer variables", cmd->name);
 	if (j.d == DECIDE_SANDBOX && j.pol->net != NULL)
 		j.envp = env_proxy(j.envp, "http://127.0.0.1:" PROXY_PORT_STR);
+	if (j.d == DECIDE_SANDBOX)
+		j.envp = env_quiet(j.envp);
 	if (o.mode == MODE_DRY_RUN)
 		dry_run(&j);
 	block_forwarded();

@@ -565,14 +565,14 @@ audit_field() {
 	run sbx -n ffprobe
 	assert_success
 	assert_line "decision: sandbox"
-	assert_line "env: LANG"
+	assert_line "env: LANG JACK_NO_START_SERVER ALSA_CONFIG_PATH"
 }
 
 @test "without envAllowList only PATH is passed" {
 	export LANG=C.UTF-8 PATH
 	run sbx -n ffprobe
 	assert_success
-	assert_line "env: PATH"
+	assert_line "env: PATH JACK_NO_START_SERVER ALSA_CONFIG_PATH"
 }
 
 @test "envAllowList names unset on the host are skipped" {
@@ -581,7 +581,7 @@ audit_field() {
 	export LANG=C.UTF-8
 	run sbx -n ffprobe
 	assert_success
-	assert_line "env: PATH LANG"
+	assert_line "env: PATH LANG JACK_NO_START_SERVER ALSA_CONFIG_PATH"
 }
 
 # ---- DESIGN 4: bypass and interpreters -----------------------------------
