@@ -119,7 +119,9 @@ static _Noreturn void child(struct sup *s, char *const *argv,
 		guard_run(s->run->landlock, argv, envp, &orig_mask, &orig_pipe);
 	sigaction(SIGPIPE, &orig_pipe, NULL);
 	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
-	execve(argv[0], argv, envp);
+	/* bwrap on the host gets no environment: the command's reaches it
+	 * by descriptor (launch.c). */
+	execve(argv[0], argv, s->sandboxed ? (char *[]){ NULL } : envp);
 	child_fail(s->sandboxed ? EXIT_SBEXEC : errno == ENOENT ?
 	    EXIT_NOTFOUND : EXIT_DENIED, argv[0]);
 }
