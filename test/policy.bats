@@ -267,7 +267,7 @@ audit_field() {
 	write_policy "{$CMDS, \"binShell\": \"/bin/bash\"}"
 	run sbx -n ffprobe -version
 	assert_success
-	assert_line --partial "'--' '/bin/bash' '-c' 'exec '"
+	assert_line --regexp "'--' '/proc/self/fd/[0-9]+' '--sbexec-launch' '[0-9]+' '/bin/bash' '-c' 'exec '"
 }
 
 @test "a relative bwrap is refused" {
