@@ -646,15 +646,15 @@ audit_field() {
 	assert_line "$SBEXEC_POLICY: 1 warning"
 }
 
-@test "--check warns about FFREPORT, http_proxy, FFMPEG_DATADIR and HOME in envAllowList" {
-	write_policy "{$CMDS, \"envAllowList\": [\"PATH\", \"FFREPORT\", \"http_proxy\", \"FFMPEG_DATADIR\", \"HOME\"],
+@test "--check warns about FFREPORT, http_proxy, FFMPEG_DATADIR, HOME and ALSA_CONFIG_PATH in envAllowList" {
+	write_policy "{$CMDS, \"envAllowList\": [\"PATH\", \"FFREPORT\", \"http_proxy\", \"FFMPEG_DATADIR\", \"HOME\", \"ALSA_CONFIG_PATH\"],
 	  $HIDE_SECRETS}"
 	run sbx --check
 	assert_success
-	for name in FFREPORT http_proxy FFMPEG_DATADIR HOME; do
+	for name in FFREPORT http_proxy FFMPEG_DATADIR HOME ALSA_CONFIG_PATH; do
 		assert_line --regexp "^warning: envAllowList: $name .*; remove it from envAllowList$"
 	done
-	assert_line "$SBEXEC_POLICY: 4 warnings"
+	assert_line "$SBEXEC_POLICY: 5 warnings"
 }
 
 # ---- the decision ----------------------------------------------------------
