@@ -75,6 +75,9 @@ static const struct env_warning env_warnings[] = {
 	    "caller chooses; remove it from envAllowList" },
 	{ "HOME", "makes ffmpeg read presets from $HOME/.ffmpeg; remove it "
 	    "from envAllowList" },
+	{ "ALSA_CONFIG_PATH", "lets the caller choose alsa-lib's "
+	    "configuration, in which -f alsa \"file:'|cmd'\" runs a shell "
+	    "(sbexec passes an empty one); remove it from envAllowList" },
 };
 
 static int loads_code(const struct command *cmd)

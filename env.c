@@ -107,3 +107,62 @@ char **env_proxy(char **envp, const char *url)
 	free(envp);
 	return out;
 }
+
+/* DESIGN 13: variables that keep libraries ffmpeg links from starting
+ * programs that argv names. A value of the policy's own (admitted and
+ * non-empty) stays: the policy chose it. An empty one does not, as
+ * alsa-lib reads ALSA_CONFIG_PATH= as its default configuration. */
+static const char *const quiet[][2] = {
+	/* libjack execs the server command of $HOME/.jackdrc, which
+	 * "(null)/.jackdrc" in the cwd is when HOME is unset. */
+	{ "JACK_NO_START_SERVER", "1" },
+	/* No PCM is defined, the file plugin's "file:'|cmd'" (a pipe to
+	 * /bin/sh -c cmd) among them; /dev/null reads empty for alsa-lib
+	 * and no run can write it. */
+	{ "ALSA_CONFIG_PATH", "/dev/null" },
+};
+
+#define NQUIET (sizeof(quiet) / sizeof(*quiet))
+
+/* The index in quiet of ENTRY's name, or -1. */
+static int quiet_index(const char *entry)
+{
+	size_t n = strcspn(entry, "=");
+
+	for (size_t i = 0; i < NQUIET; i++)
+		if (strlen(quiet[i][0]) == n && strncmp(entry, quiet[i][0],
+		    n) == 0)
+			return (int)i;
+	return -1;
+}
+
+char **env_quiet(char **envp)
+{
+	int have[NQUIET] = { 0 }, i;
+	size_t n = 0, k = 0;
+	const char *v;
+	char **out;
+
+	while (envp[n] != NULL)
+		n++;
+	out = xreallocarray(NULL, n + NQUIET + 1, sizeof(*out));
+	for (size_t j = 0; j < n; j++) {
+		if ((i = quiet_index(envp[j])) < 0) {
+			out[k++] = envp[j];
+			continue;
+		}
+		v = envp[j] + strlen(quiet[i][0]);	/* "=value", or "" */
+		if (*v == '=' && v[1] != '\0' && !have[i]) {
+			have[i] = 1;	/* one entry of each name */
+			out[k++] = envp[j];
+		} else {
+			free(envp[j]);
+		}
+	}
+	for (size_t q = 0; q < NQUIET; q++)
+		if (!have[q])
+			out[k++] = xasprintf("%s=%s", quiet[q][0], quiet[q][1]);
+	out[k] = NULL;
+	free(envp);
+	return out;
+}

@@ -16,4 +16,10 @@ char **env_build(char *const *host, char *const *allow, int inherit);
  * no_proxy variable, in any case, and with http_proxy=URL. */
 char **env_proxy(char **envp, const char *url);
 
+/* DESIGN 13: ENVP (from env_build, consumed) for a sandboxed command:
+ * with JACK_NO_START_SERVER=1 and ALSA_CONFIG_PATH=/dev/null unless it
+ * holds a non-empty value of its own for the name (the first is kept,
+ * any other entry of that name dropped). */
+char **env_quiet(char **envp);
+
 #endif

@@ -10,11 +10,20 @@
  * It is told by argv[0], which bwrap makes the path it execs and which
  * whoever controls only the command's arguments cannot set: never by an
  * argument alone, or "ffmpeg --launch /bin/sh" through a symlink would
- * run a shell outside the sandbox. */
+ * run a shell outside the sandbox.
+ *
+ * bwrap itself runs on the host with an empty environment: one the
+ * policy admits (LD_PRELOAD, GLIBC_TUNABLES) would steer bwrap's own
+ * loader there. The command's environment comes to the launcher in a
+ * memfd whose number follows the marker: never in argv, which every
+ * user of the host can read in /proc/PID/cmdline. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -22,10 +31,40 @@
 
 #define FD_LINK "/proc/self/fd/"
 #define LAUNCH_ARG "--sbexec-launch"
+/* Linux 6.3: refused by a kernel that does not know it (EINVAL), and
+ * required by one whose vm.memfd_noexec is 2. */
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
+/* Twice env.c's bound: more than that is not sbexec's writing. */
+#define ENV_FD_MAX (2 << 20)
 
-void launch_push(struct strv *out, struct fdv *keep)
+/* ENVP, each entry with its NUL, in a memfd at offset 0 that bwrap
+ * inherits (above 10, added to KEEP). Returns its number. */
+static int env_fd(char *const *envp, struct fdv *keep)
 {
-	char path[32];
+	int mfd, fd;
+
+	mfd = memfd_create("sbexec-env", MFD_CLOEXEC | MFD_NOEXEC_SEAL);
+	if (mfd < 0 && errno == EINVAL)
+		mfd = memfd_create("sbexec-env", MFD_CLOEXEC);
+	if (mfd < 0 || (fd = fcntl(mfd, F_DUPFD_CLOEXEC, 10)) < 0)
+		die(EXIT_SBEXEC, "cannot make the memfd that carries the "
+		    "command's environment to it");
+	close(mfd);
+	for (; *envp != NULL; envp++)
+		if (write(fd, *envp, strlen(*envp) + 1) !=
+		    (ssize_t)strlen(*envp) + 1)
+			die(EXIT_SBEXEC, "cannot write the command's "
+			    "environment");
+	keep->v = xreallocarray(keep->v, keep->n + 1, sizeof(*keep->v));
+	keep->v[keep->n++] = fd;
+	return fd;
+}
+
+void launch_push(struct strv *out, struct fdv *keep, char *const *envp)
+{
+	char path[32], env[16];
 	int self, fd;
 
 	if ((self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0 ||
@@ -34,33 +73,67 @@ void launch_push(struct strv *out, struct fdv *keep)
 		    "(/proc/self/exe) to launch the command");
 	close(self);
 	snprintf(path, sizeof(path), FD_LINK "%d", fd);
-	strv_add(out, path, LAUNCH_ARG, NULL);
 	keep->v = xreallocarray(keep->v, keep->n + 1, sizeof(*keep->v));
 	keep->v[keep->n++] = fd;
+	snprintf(env, sizeof(env), "%d", env_fd(envp, keep));
+	strv_add(out, path, LAUNCH_ARG, env);
 }
 
-/* argv[0] "/proc/self/fd/N" (digits only), then the marker. */
+static int digits(const char *s)
+{
+	return *s != '\0' && strspn(s, "0123456789") == strlen(s) &&
+	    strlen(s) < 10;
+}
+
+/* argv[0] "/proc/self/fd/N", the marker, the environment's descriptor
+ * (digits only), then the command. */
 static int is_launch(int argc, char **argv)
 {
-	const char *n;
-
-	if (argc < 3 || strncmp(argv[0], FD_LINK, strlen(FD_LINK)) != 0 ||
-	    strcmp(argv[1], LAUNCH_ARG) != 0)
-		return 0;
-	n = argv[0] + strlen(FD_LINK);
-	return *n != '\0' && strspn(n, "0123456789") == strlen(n);
+	return argc >= 4 && strncmp(argv[0], FD_LINK, strlen(FD_LINK)) == 0 &&
+	    digits(argv[0] + strlen(FD_LINK)) &&
+	    strcmp(argv[1], LAUNCH_ARG) == 0 && digits(argv[2]);
 }
 
-void launch_maybe(int argc, char **argv, char **envp)
+static _Noreturn void fail(const char *what, int status)
 {
+	dprintf(2, "sbexec: launch: %s: %s\n", what, strerror(errno));
+	_exit(status);
+}
+
+/* The environment env_fd wrote to FD: its entries, each ended by NUL. */
+static char **env_read(int fd)
+{
+	struct stat st;
+	size_t n = 0, k = 0;
+	char *buf, **envp;
+
+	errno = EFBIG;
+	if (fstat(fd, &st) < 0 || st.st_size < 0 || st.st_size > ENV_FD_MAX)
+		fail("the environment's descriptor", EXIT_SBEXEC);
+	n = (size_t)st.st_size;
+	if ((buf = malloc(n + 1)) == NULL ||
+	    pread(fd, buf, n, 0) != (ssize_t)n)
+		fail("the environment's descriptor", EXIT_SBEXEC);
+	buf[n] = '\0';
+	for (size_t at = 0; at < n; at += strlen(buf + at) + 1)
+		k++;
+	if ((envp = calloc(k + 1, sizeof(*envp))) == NULL)
+		fail("the environment", EXIT_SBEXEC);
+	k = 0;
+	for (size_t at = 0; at < n; at += strlen(buf + at) + 1)
+		envp[k++] = buf + at;
+	return envp;
+}
+
+void launch_maybe(int argc, char **argv)
+{
+	char **envp;
+
 	if (!is_launch(argc, argv))
 		return;
-	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
-		dprintf(2, "sbexec: launch: close_range: %s\n",
-		    strerror(errno));
-		_exit(EXIT_SBEXEC);
-	}
-	execve(argv[2], argv + 2, envp);
-	dprintf(2, "sbexec: launch: %s: %s\n", argv[2], strerror(errno));
-	_exit(errno == ENOENT ? EXIT_NOTFOUND : EXIT_DENIED);
+	envp = env_read(atoi(argv[2]));
+	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		fail("close_range", EXIT_SBEXEC);
+	execve(argv[3], argv + 3, envp);
+	fail(argv[3], errno == ENOENT ? EXIT_NOTFOUND : EXIT_DENIED);
 }

@@ -6,11 +6,13 @@
 #include "util.h"
 
 /* Push the launcher onto OUT (bwrap's argv, just after "--"): sbexec
- * itself, from a descriptor bwrap inherits (added to KEEP). */
-void launch_push(struct strv *out, struct fdv *keep);
+ * itself and a memfd holding ENVP, the command's environment, from
+ * descriptors bwrap inherits (added to KEEP). */
+void launch_push(struct strv *out, struct fdv *keep, char *const *envp);
 
 /* First thing in main: when ARGV is the launcher's, close every
- * descriptor above 2 and exec the rest of ARGV; never returns then. */
-void launch_maybe(int argc, char **argv, char **envp);
+ * descriptor above 2 and exec the rest of ARGV with the environment of
+ * the memfd, never the launcher's own; never returns then. */
+void launch_maybe(int argc, char **argv);
 
 #endif

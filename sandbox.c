@@ -157,7 +157,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	push_fd(out, "--json-status-fd", io->status_fd);
 	push_fd(out, "--seccomp", io->seccomp_fd);
 	strv_push(out, "--");
-	launch_push(out, &io->keep);	/* only 0-2 reach the command */
+	launch_push(out, &io->keep, io->envp);	/* only 0-2 reach it */
 	push_command(pol, cmd, args, out);
 	if (io->trial) {
 		io->plan = xmalloc(sizeof(*io->plan));

@@ -11,6 +11,7 @@
 
 struct sandbox_io {
 	const char *cwd;	/* the caller's working directory, resolved */
+	char *const *envp;	/* the command's environment (launch.c) */
 	int status_fd;		/* --json-status-fd, or -1 */
 	int seccomp_fd;		/* --seccomp, or -1 */
 	int can_try;		/* a run that can hold back what bwrap says */

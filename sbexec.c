@@ -298,7 +298,7 @@ int main(int argc, char **argv)
 	const char *why = NULL;
 	int status;
 
-	launch_maybe(argc, argv, environ);	/* inside bwrap: launch.c */
+	launch_maybe(argc, argv);	/* inside bwrap: launch.c */
 	sanitize_fds();
 	supervise_init();
 	util_msg_sink(outfd_line);	/* no line of sbexec's blocks it */
@@ -339,6 +339,15 @@ int main(int argc, char **argv)
 	j.io.status_fd = STATUS_FD;
 	j.io.seccomp_fd = SECCOMP_FD;
 	j.io.can_try = o.mode == MODE_RUN && supervise_holds_stderr(j.pol);
+	j.envp = env_build(environ, j.pol->env_allow, j.pol->inherit_host_env);
+	if (j.envp == NULL)
+		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
+		    "sbexec's bound; name fewer variables", cmd->name);
+	if (j.d == DECIDE_SANDBOX && j.pol->net != NULL)
+		j.envp = env_proxy(j.envp, "http://127.0.0.1:" PROXY_PORT_STR);
+	if (j.d == DECIDE_SANDBOX)
+		j.envp = env_quiet(j.envp);
+	j.io.envp = j.envp;
 	if (j.d == DECIDE_BYPASS) {
 		strv_push(&j.argv, cmd->path);
 		strv_pushn(&j.argv, (const char *const *)o.args, o.nargs);
@@ -352,12 +361,6 @@ int main(int argc, char **argv)
 	/* A rule left out changes what the command may do: say so. */
 	for (size_t i = 0; i < j.io.left.n; i++)
 		warnx("%s: %s", cmd->name, j.io.left.v[i]);
-	j.envp = env_build(environ, j.pol->env_allow, j.pol->inherit_host_env);
-	if (j.envp == NULL)
-		diex(EXIT_SBEXEC, "%s: the environment to pass is larger than "
-		    "sbexec's bound; name fewer variables", cmd->name);
-	if (j.d == DECIDE_SANDBOX && j.pol->net != NULL)
-		j.envp = env_proxy(j.envp, "http://127.0.0.1:" PROXY_PORT_STR);
 	if (o.mode == MODE_DRY_RUN)
 		dry_run(&j);
 	block_forwarded();

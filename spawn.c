@@ -97,6 +97,8 @@ static void close_fds(const struct sup *s)
 static _Noreturn void child(struct sup *s, char *const *argv,
     char *const *envp, const int fds[5], pid_t parent)
 {
+	char *const none[] = { NULL };
+
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(EXIT_SBEXEC);
@@ -119,7 +121,9 @@ static _Noreturn void child(struct sup *s, char *const *argv,
 		guard_run(s->run->landlock, argv, envp, &orig_mask, &orig_pipe);
 	sigaction(SIGPIPE, &orig_pipe, NULL);
 	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
-	execve(argv[0], argv, envp);
+	/* bwrap on the host gets no environment: the command's reaches it
+	 * by descriptor (launch.c). */
+	execve(argv[0], argv, s->sandboxed ? none : envp);
 	child_fail(s->sandboxed ? EXIT_SBEXEC : errno == ENOENT ?
 	    EXIT_NOTFOUND : EXIT_DENIED, argv[0]);
 }

@@ -267,7 +267,7 @@ audit_field() {
 	write_policy "{$CMDS, \"binShell\": \"/bin/bash\"}"
 	run sbx -n ffprobe -version
 	assert_success
-	assert_line --partial "'--' '/bin/bash' '-c' 'exec '"
+	assert_line --regexp "'--' '/proc/self/fd/[0-9]+' '--sbexec-launch' '[0-9]+' '/bin/bash' '-c' 'exec '"
 }
 
 @test "a relative bwrap is refused" {
@@ -565,14 +565,14 @@ audit_field() {
 	run sbx -n ffprobe
 	assert_success
 	assert_line "decision: sandbox"
-	assert_line "env: LANG"
+	assert_line "env: LANG JACK_NO_START_SERVER ALSA_CONFIG_PATH"
 }
 
 @test "without envAllowList only PATH is passed" {
 	export LANG=C.UTF-8 PATH
 	run sbx -n ffprobe
 	assert_success
-	assert_line "env: PATH"
+	assert_line "env: PATH JACK_NO_START_SERVER ALSA_CONFIG_PATH"
 }
 
 @test "envAllowList names unset on the host are skipped" {
@@ -581,7 +581,7 @@ audit_field() {
 	export LANG=C.UTF-8
 	run sbx -n ffprobe
 	assert_success
-	assert_line "env: PATH LANG"
+	assert_line "env: PATH LANG JACK_NO_START_SERVER ALSA_CONFIG_PATH"
 }
 
 # ---- DESIGN 4: bypass and interpreters -----------------------------------
@@ -646,15 +646,15 @@ audit_field() {
 	assert_line "$SBEXEC_POLICY: 1 warning"
 }
 
-@test "--check warns about FFREPORT, http_proxy, FFMPEG_DATADIR and HOME in envAllowList" {
-	write_policy "{$CMDS, \"envAllowList\": [\"PATH\", \"FFREPORT\", \"http_proxy\", \"FFMPEG_DATADIR\", \"HOME\"],
+@test "--check warns about FFREPORT, http_proxy, FFMPEG_DATADIR, HOME and ALSA_CONFIG_PATH in envAllowList" {
+	write_policy "{$CMDS, \"envAllowList\": [\"PATH\", \"FFREPORT\", \"http_proxy\", \"FFMPEG_DATADIR\", \"HOME\", \"ALSA_CONFIG_PATH\"],
 	  $HIDE_SECRETS}"
 	run sbx --check
 	assert_success
-	for name in FFREPORT http_proxy FFMPEG_DATADIR HOME; do
+	for name in FFREPORT http_proxy FFMPEG_DATADIR HOME ALSA_CONFIG_PATH; do
 		assert_line --regexp "^warning: envAllowList: $name .*; remove it from envAllowList$"
 	done
-	assert_line "$SBEXEC_POLICY: 4 warnings"
+	assert_line "$SBEXEC_POLICY: 5 warnings"
 }
 
 # ---- the decision ----------------------------------------------------------

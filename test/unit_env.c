@@ -2,7 +2,9 @@
  * ^[A-Za-z_][A-Za-z0-9_]*$; env_build copies the first host entry of each
  * allowed name, in the allow list's order, or every host entry when
  * inherit is set, and returns NULL past its bounds (4096 entries, 1 MiB
- * counting one NUL per entry).
+ * counting one NUL per entry); env_quiet adds JACK_NO_START_SERVER=1 and
+ * ALSA_CONFIG_PATH=/dev/null where no non-empty value of the name is set,
+ * and keeps one entry of each name.
  * Build: gcc -std=c11 -D_GNU_SOURCE -Wall ... -I. -o /tmp/unit_env
  *        test/unit_env.c env.c util.c */
 #include <stdio.h>
@@ -178,11 +180,50 @@ static void test_inherit(void)
 	check_bound("inherit 1 MiB + 1 byte returns NULL", 17, 61680, 0);
 }
 
+/* env_quiet of a copy of HOST (env_quiet consumes what env_build made). */
+static char **quiet(char *const *host)
+{
+	char **copy = env_build(host, host, 1);
+
+	return copy == NULL ? NULL : env_quiet(copy);
+}
+
+static void test_quiet(void)
+{
+	char *const path[] = { "PATH=/bin", NULL };
+	char *const added[] = { "PATH=/bin", "JACK_NO_START_SERVER=1",
+	    "ALSA_CONFIG_PATH=/dev/null", NULL };
+	char *const own[] = { "ALSA_CONFIG_PATH=/etc/asound.conf",
+	    "JACK_NO_START_SERVER=yes", NULL };
+	char *const empty[] = { "ALSA_CONFIG_PATH=", "JACK_NO_START_SERVER=",
+	    "PATH=/bin", NULL };
+	char *const twice[] = { "ALSA_CONFIG_PATH", "ALSA_CONFIG_PATH=",
+	    "ALSA_CONFIG_PATH=/a", "ALSA_CONFIG_PATH=/b", "ALSA_CONFIG_PATHX=c",
+	    NULL };
+	char *const want_twice[] = { "ALSA_CONFIG_PATH=/a",
+	    "ALSA_CONFIG_PATHX=c", "JACK_NO_START_SERVER=1", NULL };
+	char *const none[] = { NULL };
+	char *const want_none[] = { "JACK_NO_START_SERVER=1",
+	    "ALSA_CONFIG_PATH=/dev/null", NULL };
+
+	check_env("env_quiet adds JACK_NO_START_SERVER=1 and "
+	    "ALSA_CONFIG_PATH=/dev/null after the rest", quiet(path), added);
+	check_env("env_quiet keeps a non-empty value of the policy's own",
+	    quiet(own), own);
+	check_env("env_quiet replaces an empty value (alsa-lib's default "
+	    "configuration)", quiet(empty), added);
+	check_env("env_quiet keeps the first non-empty entry of a name, "
+	    "drops the others and bare names", quiet(twice), want_twice);
+	check_env("env_quiet of an empty env gives the two",
+	    quiet(none), want_none);
+}
+
 int main(void)
 {
-	printf("1..29\n");
+	printf("1..34\n");
 	test_names();
 	test_allow();
 	test_inherit();
+	test_quiet();
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,244 @@
+#!/usr/bin/env bats
+# No new code from argv, media or stdin (issue 30, DESIGN 13): the routes
+# by which the real ffmpeg runs a program it was not, each shown first
+# without sbexec (the control: a marker the program writes, never
+# ffmpeg's exit status), then through sbexec on both backends (bwrap, and
+# Landlock on the host), as root and as an unprivileged user. The marker
+# lies in the working directory, which the policy makes writable: what
+# stops a route is never that the program could not write it.
+#
+# Here so far: the environment (sbexec.json(5), envAllowList).
+#  route 4: -f alsa "file:'|cmd'": alsa-lib's file plugin pipes into
+#           /bin/sh -c cmd; ALSA_CONFIG_PATH=/dev/null defines no PCM.
+#  route 6: HOME unset: libjack execs the command line of
+#           "(null)/.jackdrc", which the run itself writes into the cwd;
+#           JACK_NO_START_SERVER=1 starts nothing.
+#  bwrap on the host gets no LD_PRELOAD the policy admits for the
+#  command.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	export D
+	D=$(mktemp -d /tmp/sbxnocode.XXXXXX)
+	chmod 755 "$D"
+	gcc -Wall -Wextra -Werror -shared -fPIC -o "$D/preload.so" \
+		"$BATS_TEST_DIRNAME/preload_mark.c"
+	test_user
+}
+
+teardown_file() {
+	rm -rf "$D"
+}
+
+# modes: bwrap, and Landlock where the kernel has it.
+modes() {
+	echo bwrap
+	[ "$(landlock_abi)" -lt 1 ] || echo landlock
+}
+
+needs() {
+	[ "$1" != root ] || [ "$(id -u)" -eq 0 ] ||
+		skip "runs as root (the tests run as $(id -un))"
+}
+
+# at WHO MODE [EXTRA]: a fresh work directory of WHO's (the cwd), the
+# audit file, and a policy for MODE with ffmpeg and sh, "." writable,
+# and EXTRA members (JSON, starting with a comma).
+at() {
+	WHO=$1 MODE=$2
+	DIR="$D/$WHO.$BATS_TEST_NUMBER.$MODE"
+	W="$DIR/work" AUDIT="$DIR/audit.jsonl"
+	rm -rf "$DIR"
+	mkdir -p "$W"
+	: >"$AUDIT"
+	chmod 600 "$AUDIT"
+	printf '%s\n' "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\",
+	  \"ffprobe\": \"/usr/bin/ffprobe\", \"sh\": \"/bin/sh\"},
+	  \"audit\": \"$AUDIT\", \"sandbox\": \"$MODE\",
+	  \"filesystem\": {\"allowWrite\": [\".\"]} ${3:-}}" >"$DIR/policy.json"
+	chmod 644 "$DIR/policy.json"
+	[ "$WHO" = root ] || [ "$(id -u)" -ne 0 ] ||
+		chown -R "$CUID:$CGID" "$DIR"
+	cd "$W"
+}
+
+# through NAME ARGS: NAME as $WHO through sbexec, or without it (and
+# without HOME, as the default policy passes it) when $MODE is direct.
+through() {
+	local name=$1
+	shift
+	if [ "$MODE" = direct ]; then
+		as "$WHO" env -u HOME "$name" "$@"
+	else
+		as "$WHO" "$SBEXEC" -p "$DIR/policy.json" "$name" "$@"
+	fi
+}
+
+# ------------------------------------------------------------ route 4
+
+# alsa_pipe: ffmpeg plays silence into alsa-lib's file plugin, whose
+# output is a pipe to /bin/sh -c "touch marker".
+alsa_pipe() {
+	through ffmpeg -nostdin -v error -f lavfi -i anullsrc -t 0.1 \
+		-f alsa "file:'|/usr/bin/touch $W/marker'"
+}
+
+@test "route 4 control: without sbexec, -f alsa \"file:'|cmd'\" runs cmd, as root and as a user" {
+	local who
+	for who in root user; do
+		[ "$who" = user ] || [ "$(id -u)" -eq 0 ] || continue
+		at "$who" direct
+		run alsa_pipe
+		[ -e marker ]
+	done
+}
+
+route4() {
+	local mode
+	needs "$1"
+	for mode in $(modes); do
+		at "$1" "$mode"
+		run alsa_pipe
+		assert_failure
+		assert_output --partial "Unknown PCM file:"
+		[ ! -e marker ]
+	done
+}
+
+@test "route 4: -f alsa \"file:'|cmd'\" runs nothing through sbexec (ALSA_CONFIG_PATH=/dev/null), as root (bwrap, landlock)" {
+	route4 root
+}
+
+@test "route 4: -f alsa \"file:'|cmd'\" runs nothing through sbexec (ALSA_CONFIG_PATH=/dev/null), as a user (bwrap, landlock)" {
+	route4 user
+}
+
+# ------------------------------------------------------------ route 6
+
+# jackdrc: three runs of ffmpeg, each on argv alone. hls makes the
+# directory "(null)" (strftime_mkdir), a data: URI writes
+# "(null)/.jackdrc" (libjack execs its first line as
+# "PROGRAM -T -ndefault ARGS", which sort takes: its temporary directory
+# is "-ndefault"), and -f jack opens a client. The last run's output.
+jackdrc() {
+	local line="/usr/bin/sort -o $W/marker /dev/null"
+	through ffmpeg -nostdin -v error -f lavfi -i anullsrc -t 0.1 \
+		-f hls -strftime 1 -strftime_mkdir 1 \
+		-hls_segment_filename '(null)/s.ts' x.m3u8 || return
+	through ffmpeg -nostdin -v error -y -f data \
+		-i "data:text/plain;base64,$(printf '%s\n' "$line" | base64 -w0)" \
+		-map 0 -c copy -f data '(null)/.jackdrc' || return
+	[ -s '(null)/.jackdrc' ] || return
+	through ffmpeg -nostdin -v error -f jack -i x -t 0.1 -f null -
+}
+
+@test "route 6 control: without sbexec and HOME, ffmpeg writes (null)/.jackdrc and -f jack execs it, as root and as a user" {
+	local who
+	for who in root user; do
+		[ "$who" = user ] || [ "$(id -u)" -eq 0 ] || continue
+		at "$who" direct
+		run jackdrc
+		[ -s '(null)/.jackdrc' ]
+		[ -e marker ]
+	done
+}
+
+route6() {
+	local mode
+	needs "$1"
+	for mode in $(modes); do
+		at "$1" "$mode"
+		run jackdrc
+		assert_failure
+		[ -s '(null)/.jackdrc' ]
+		assert_output --partial "Unable to register as a JACK client"
+		[ ! -e marker ]
+	done
+}
+
+@test "route 6: -f jack starts no server from (null)/.jackdrc through sbexec (JACK_NO_START_SERVER=1), as root (bwrap, landlock)" {
+	route6 root
+}
+
+@test "route 6: -f jack starts no server from (null)/.jackdrc through sbexec (JACK_NO_START_SERVER=1), as a user (bwrap, landlock)" {
+	route6 user
+}
+
+# ------------------------------------------------ what the command gets
+
+# quiet_env: the two variables as the command sees them.
+quiet_env() {
+	through sh -c 'printf "%s|%s\n" "${JACK_NO_START_SERVER-unset}" \
+		"${ALSA_CONFIG_PATH-unset}"'
+}
+
+@test "a sandboxed command gets JACK_NO_START_SERVER=1 and ALSA_CONFIG_PATH=/dev/null (bwrap, landlock)" {
+	local mode
+	for mode in $(modes); do
+		at root "$mode"
+		JACK_NO_START_SERVER=0 ALSA_CONFIG_PATH=/etc/x run quiet_env
+		assert_success
+		assert_output "1|/dev/null"
+	done
+}
+
+@test "a policy's own non-empty ALSA_CONFIG_PATH is kept, an empty one replaced (bwrap, landlock)" {
+	local mode
+	for mode in $(modes); do
+		at root "$mode" ', "envAllowList": ["ALSA_CONFIG_PATH"]'
+		ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf run quiet_env
+		assert_success
+		assert_output "1|/usr/share/alsa/alsa.conf"
+		ALSA_CONFIG_PATH= run quiet_env
+		assert_success
+		assert_output "1|/dev/null"
+	done
+}
+
+@test "a bypassed command gets neither variable" {
+	at root bwrap ', "bypass": ["ffprobe"]'
+	run as root "$SBEXEC" -p "$DIR/policy.json" -n ffprobe
+	assert_success
+	assert_line "decision: bypass"
+	assert_line "env: PATH"
+}
+
+# ---------------------------------------------------- bwrap's own env
+
+# preload: sbexec runs ffmpeg under a policy that admits LD_PRELOAD,
+# naming a library that marks every process it is loaded into.
+preload() {
+	LD_PRELOAD="$D/preload.so" through ffmpeg -nostdin -v error \
+		-f lavfi -i anullsrc -t 0.1 -f null -
+}
+
+@test "LD_PRELOAD control: bwrap run with it loads the library on the host, as root and as a user" {
+	local who
+	for who in root user; do
+		[ "$who" = user ] || [ "$(id -u)" -eq 0 ] || continue
+		at "$who" direct
+		run as "$who" env LD_PRELOAD="$D/preload.so" \
+			/usr/bin/bwrap --ro-bind / / -- /bin/true
+		assert_success
+		[ -e preload.bwrap ]
+	done
+}
+
+preloaded() {
+	needs "$1"
+	at "$1" bwrap ', "envAllowList": ["PATH", "LD_PRELOAD"]'
+	run preload
+	assert_success
+	[ -e preload.ffmpeg ]
+	[ ! -e preload.bwrap ]
+}
+
+@test "bwrap runs with an empty environment: an LD_PRELOAD the policy admits reaches the command only, as root" {
+	preloaded root
+}
+
+@test "bwrap runs with an empty environment: an LD_PRELOAD the policy admits reaches the command only, as a user" {
+	preloaded user
+}
