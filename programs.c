@@ -121,7 +121,8 @@ int programs_check(const struct policy *pol)
 	int rc = 0;
 
 	rc |= check_one(pol, "bwrap", pol->bwrap);
-	rc |= check_one(pol, "binShell", pol->bin_shell);
+	if (pol->bin_shell != NULL)	/* none by default */
+		rc |= check_one(pol, "binShell", pol->bin_shell);
 	for (size_t i = 0; i < pol->ncmds; i++) {
 		/* The key path as written: "commands.x", or its "path". */
 		key = xasprintf("commands.%s%s", pol->cmds[i].name,
