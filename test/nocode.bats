@@ -41,17 +41,6 @@ teardown_file() {
 	rm -rf "$D"
 }
 
-# modes: bwrap, and Landlock where the kernel has it.
-modes() {
-	echo bwrap
-	[ "$(landlock_abi)" -lt 1 ] || echo landlock
-}
-
-needs() {
-	[ "$1" != root ] || [ "$(id -u)" -eq 0 ] ||
-		skip "runs as root (the tests run as $(id -un))"
-}
-
 # at WHO MODE [EXTRA]: a fresh work directory of WHO's (the cwd), the
 # audit file, and a policy for MODE with ffmpeg and sh, "." writable,
 # and EXTRA members (JSON, starting with a comma).
@@ -106,8 +95,8 @@ alsa_pipe() {
 
 route4() {
 	local mode
-	needs "$1"
-	for mode in $(modes); do
+	needs_who "$1"
+	for mode in $(host_modes); do
 		at "$1" "$mode"
 		run alsa_pipe
 		assert_failure
@@ -156,8 +145,8 @@ jackdrc() {
 
 route6() {
 	local mode
-	needs "$1"
-	for mode in $(modes); do
+	needs_who "$1"
+	for mode in $(host_modes); do
 		at "$1" "$mode"
 		run jackdrc
 		assert_failure
@@ -185,7 +174,7 @@ quiet_env() {
 
 @test "a sandboxed command gets JACK_NO_START_SERVER=1 and ALSA_CONFIG_PATH=/dev/null (bwrap, landlock)" {
 	local mode
-	for mode in $(modes); do
+	for mode in $(host_modes); do
 		at root "$mode"
 		JACK_NO_START_SERVER=0 ALSA_CONFIG_PATH=/etc/x run quiet_env
 		assert_success
@@ -195,7 +184,7 @@ quiet_env() {
 
 @test "a policy's own non-empty ALSA_CONFIG_PATH is kept, an empty one replaced (bwrap, landlock)" {
 	local mode
-	for mode in $(modes); do
+	for mode in $(host_modes); do
 		at root "$mode" ', "envAllowList": ["ALSA_CONFIG_PATH"]'
 		ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf run quiet_env
 		assert_success
@@ -236,7 +225,7 @@ preload() {
 }
 
 preloaded() {
-	needs "$1"
+	needs_who "$1"
 	at "$1" bwrap ', "envAllowList": ["PATH", "LD_PRELOAD"]'
 	run preload
 	assert_success
