@@ -13,7 +13,7 @@
 #include "cgroup.h"
 #include "check.h"
 #include "devices.h"
-#include "netpolicy.h"
+#include "net/netpolicy.h"
 #include "landlock.h"
 #include "links.h"
 #include "path.h"

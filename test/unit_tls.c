@@ -1,4 +1,4 @@
-/* unit_tls.c: TAP unit test of tlshello.c (DESIGN 11): which first
+/* unit_tls.c: TAP unit test of net/tlshello.c (DESIGN 11): which first
  * bytes of a CONNECT tunnel pass. ClientHellos are built here field by
  * field (RFC 8446 4.1.2), each test changing one thing: the server name,
  * its absence, an encrypted hello, bytes that are not TLS, a hello cut
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "tlshello.h"
+#include "net/tlshello.h"
 
 enum {
 	NO_SNI = 1, ECH = 2, TWO_NAMES = 4, TWO_EXTS = 8, SPLIT = 16,
