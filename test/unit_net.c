@@ -1,9 +1,9 @@
 /* unit_net.c: TAP unit test of net/netpolicy.c and net/proxyreq.c
- * which resolved addresses the proxy refuses (IPv4 special ranges, IPv6
- * ones and the IPv6 forms that carry an IPv4 address), allowAddresses
- * re-allowing them, host patterns, schemes and default ports, host names
- * as a request spells them, the head the origin is sent, and what a
- * refused request leaves for its record. */
+ * (DESIGN 11): which resolved addresses the proxy refuses (IPv4 special
+ * ranges, IPv6 ones and the IPv6 forms that carry an IPv4 address),
+ * allowAddresses re-allowing them, host patterns, schemes and default
+ * ports, host names as a request spells them, the head the origin is
+ * sent, and what a refused request leaves for its record. */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
