@@ -2,8 +2,7 @@
  * proxyreq.c), which passes the host rules, a lookup off the loop
  * (resolve.c) and the address check (netpolicy.c), before sbexec
  * connects to a checked address, never to the name again. Then bytes
- * are copied both ways through two bounded buffers; nothing here
- * blocks. A refusal is answered with an HTTP status the command can
+ * are copied both ways (flow.c); nothing here blocks. A refusal is answered with an HTTP status the command can
  * report; every connection that made a request ends in one audit record
  * ("type": "net"). */
 #include <arpa/inet.h>
@@ -18,13 +17,13 @@
 #include <unistd.h>
 
 #include "audit.h"
-#include "proxy.h"
-#include "proxyreq.h"
-#include "resolve.h"
-#include "tlshello.h"
+#include "net/flow.h"
+#include "net/proxy.h"
+#include "net/proxyreq.h"
+#include "net/resolve.h"
+#include "net/tlshello.h"
 #include "util.h"
 
-#define FLOW_SIZE (256 * 1024)	/* a pipe's capacity, each way */
 #define HEAD_TIMEOUT_MS 10000
 #define RESOLVE_TIMEOUT_MS 15000
 #define CONNECT_TIMEOUT_MS 10000
@@ -42,15 +41,6 @@ enum cstate {
 	C_FREE, C_HEAD, C_RESOLVE, C_CONNECT, C_HELLO, C_RELAY, C_REPLY
 };
 
-/* One direction: a pipe that splice(2) moves the bytes through, from
- * one socket to the other, never copied into sbexec. */
-struct flow {
-	int rd, wr;
-	size_t len;		/* in the pipe, not yet written on */
-	size_t cap;		/* the pipe's capacity */
-	int eof;
-};
-
 struct conn {
 	enum cstate st;
 	unsigned gen;
@@ -65,12 +55,10 @@ struct conn {
 	struct answer ans;	/* the checked addresses */
 	int next;		/* the one to try next */
 	char address[INET6_ADDRSTRLEN];
-	struct flow up, down;
+	struct relay r;		/* the bytes both ways, once connected */
 	char *out;		/* a refusal being answered */
 	size_t out_off, out_len;
-	int discard;		/* GET: bytes after the head are dropped */
-	int up_shut;
-	long long deadline, bytes_up, bytes_down;
+	long long deadline;
 	char *reason, *error;	/* refused; failed once allowed */
 	int quiet;		/* a refusal past SAID_MAX: counted only */
 };
@@ -105,7 +93,7 @@ struct proxy *proxy_start(const struct netpolicy *np, int listen_fd,
 	px->wr = p[1];
 	for (int i = 0; i < PROXY_CONNS; i++)
 		px->c[i] = (struct conn){ .cfd = -1, .ufd = -1,
-		    .up = { -1, -1, 0, 0, 0 }, .down = { -1, -1, 0, 0, 0 } };
+		    .r = RELAY_INIT };
 	return px;
 }
 
@@ -116,32 +104,10 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static int flow_open(struct flow *f)
-{
-	int p[2];
-
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
-		return -1;
-	fcntl(p[1], F_SETPIPE_SZ, FLOW_SIZE);
-	f->rd = p[0];
-	f->wr = p[1];
-	f->cap = (size_t)fcntl(p[1], F_GETPIPE_SZ);
-	return 0;
-}
-
-static void flow_close(struct flow *f)
-{
-	close_fd(&f->rd);
-	close_fd(&f->wr);
-}
-
 /* Bytes of sbexec's own into an empty pipe (at most a page or two). */
-static int flow_put(struct flow *f, const char *buf, size_t len)
+static int put_all(struct flow *f, const void *buf, size_t len)
 {
-	if (len > 0 && write(f->wr, buf, len) != (ssize_t)len)
-		return -1;
-	f->len += len;
-	return 0;
+	return flow_put(f, buf, len) == (long)len ? 0 : -1;
 }
 
 /* S as a line or a record shows it: a longer one cut, with its length. */
@@ -180,8 +146,8 @@ static void record(struct proxy *px, struct conn *c)
 		.address = c->address[0] ? c->address : NULL,
 		.sni = c->sni[0] ? c->sni : NULL,
 		.reason = shown(c->reason), .error = shown(c->error),
-		.port = c->req.port, .bytes_up = c->bytes_up,
-		.bytes_down = c->bytes_down,
+		.port = c->req.port, .bytes_up = c->r.bytes_up,
+		.bytes_down = c->r.bytes_down,
 	};
 
 	if (c->parsed && c->error != NULL && c->reason == NULL)
@@ -201,13 +167,12 @@ static void conn_close(struct proxy *px, struct conn *c)
 	proxy_req_free(&c->req);
 	free(c->head);
 	free(c->hello);
-	flow_close(&c->up);
-	flow_close(&c->down);
+	relay_close(&c->r);
 	free(c->out);
 	free(c->reason);
 	free(c->error);
 	*c = (struct conn){ .gen = c->gen + 1, .cfd = -1, .ufd = -1,
-	    .up = { -1, -1, 0, 0, 0 }, .down = { -1, -1, 0, 0, 0 } };
+	    .r = RELAY_INIT };
 }
 
 /* Answer STATUS with WHY and close once it is written. */
@@ -388,8 +353,6 @@ static void name_address(struct conn *c, const struct sockaddr_storage *ss)
 	inet_ntop(ss->ss_family, a, c->address, sizeof(c->address));
 }
 
-static int drain(struct flow *f, int fd);
-
 /* The tunnel's first bytes so far: relayed once they are a ClientHello
  * for the CONNECT host, then the copying starts. */
 static void hello_step(struct proxy *px, struct conn *c)
@@ -404,7 +367,7 @@ static void hello_step(struct proxy *px, struct conn *c)
 		refuse_tunnel(px, c, xstrdup(why));
 		return;
 	}
-	if (flow_put(&c->up, (const char *)c->hello, c->hello_len) < 0) {
+	if (put_all(&c->r.up, c->hello, c->hello_len) < 0) {
 		c->error = xstrdup("the ClientHello could not be queued");
 		conn_close(px, c);
 		return;
@@ -425,17 +388,17 @@ static void established(struct proxy *px, struct conn *c)
 
 	c->st = C_RELAY;
 	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
-	if (flow_open(&c->up) < 0 || flow_open(&c->down) < 0) {
+	if (relay_open(&c->r) < 0) {
 		fail(c, 502, xasprintf("pipe: %s", strerror(errno)));
 		return;
 	}
-	c->discard = !c->req.connect;
+	c->r.discard = !c->req.connect;
 	if (!c->req.connect) {
-		if (flow_put(&c->up, c->req.head, c->req.head_len) < 0)
+		if (put_all(&c->r.up, c->req.head, c->req.head_len) < 0)
 			fail(c, 502, xstrdup("the request could not be queued"));
 		return;
 	}
-	if (flow_put(&c->down, ok, sizeof(ok) - 1) < 0) {
+	if (put_all(&c->r.down, ok, sizeof(ok) - 1) < 0) {
 		fail(c, 502, xstrdup("the answer could not be queued"));
 		return;
 	}
@@ -453,7 +416,7 @@ static void on_hello(struct proxy *px, struct conn *c, short ev)
 {
 	ssize_t n;
 
-	if ((ev & POLLOUT) && c->down.len > 0 && drain(&c->down, c->cfd) < 0) {
+	if ((ev & POLLOUT) && flow_drain(&c->r.down, c->cfd) < 0) {
 		c->error = xasprintf("%s", strerror(errno));
 		conn_close(px, c);
 		return;
@@ -571,84 +534,17 @@ static void on_answers(struct proxy *px)
 
 /* ---- copying */
 
-static int fill(struct flow *f, int fd, int discard)
-{
-	char scratch[4096];
-	ssize_t n = discard ? read(fd, scratch, sizeof(scratch)) :
-	    splice(fd, NULL, f->wr, NULL, f->cap - f->len,
-	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -1;
-	if (n == 0)
-		f->eof = 1;
-	else if (!discard)
-		f->len += (size_t)n;
-	return (int)n;
-}
-
-static int drain(struct flow *f, int fd)
-{
-	ssize_t n = splice(f->rd, NULL, fd, NULL, f->len,
-	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -1;
-	f->len -= (size_t)n;
-	return (int)n;
-}
-
-#define MOVES_MAX 8	/* rounds per wake-up: then the loop's turn */
-
-/* Move what is ready both ways, until nothing moves: fewer wake-ups per
- * byte than one splice per poll. Returns -1 on an error of either side. */
-static int relay(struct conn *c)
-{
-	int n, moved = 1;
-
-	for (int round = 0; moved && round < MOVES_MAX; round++) {
-		moved = 0;
-		if (!c->up.eof && c->up.len < c->up.cap) {
-			if ((n = fill(&c->up, c->cfd, c->discard)) < 0)
-				return -1;
-			moved |= n > 0 || c->up.eof;
-		}
-		if (c->up.len > 0) {
-			if ((n = drain(&c->up, c->ufd)) < 0)
-				return -1;
-			c->bytes_up += n;
-			moved |= n > 0;
-		}
-		if (!c->down.eof && c->down.len < c->down.cap) {
-			if ((n = fill(&c->down, c->ufd, 0)) < 0)
-				return -1;
-			c->bytes_down += n;
-			moved |= n > 0 || c->down.eof;
-		}
-		if (c->down.len > 0) {
-			if ((n = drain(&c->down, c->cfd)) < 0)
-				return -1;
-			moved |= n > 0;
-		}
-	}
-	return 0;
-}
-
 static void on_relay(struct proxy *px, struct conn *c)
 {
-	if (relay(c) < 0) {
-		if (c->error == NULL)
-			c->error = xasprintf("%s", strerror(errno));
+	int rc = relay_move(&c->r, c->cfd, c->ufd);
+
+	if (rc < 0 && c->error == NULL)
+		c->error = xasprintf("%s", strerror(errno));
+	if (rc != 0) {
 		conn_close(px, c);
 		return;
 	}
 	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
-	if (c->up.eof && c->up.len == 0 && !c->up_shut) {
-		shutdown(c->ufd, SHUT_WR);
-		c->up_shut = 1;
-	}
-	if (c->down.eof && c->down.len == 0)
-		conn_close(px, c);
 }
 
 static void on_reply(struct proxy *px, struct conn *c, short ev)
@@ -687,13 +583,9 @@ static void watch_conn(struct proxy *px, struct pollfd *p, int i)
 	if (c->st == C_CONNECT)
 		uev = POLLOUT;
 	if (c->st == C_HELLO)
-		cev = (short)(POLLIN | (c->down.len > 0 ? POLLOUT : 0));
-	if (c->st == C_RELAY) {
-		cev = (short)((c->up.len < c->up.cap && !c->up.eof ? POLLIN :
-		    0) | (c->down.len > 0 ? POLLOUT : 0));
-		uev = (short)((c->down.len < c->down.cap && !c->down.eof ?
-		    POLLIN : 0) | (c->up.len > 0 ? POLLOUT : 0));
-	}
+		cev = (short)(POLLIN | (c->r.down.len > 0 ? POLLOUT : 0));
+	if (c->st == C_RELAY)
+		relay_events(&c->r, &cev, &uev);
 	watch(px, p, c->cfd, cev, (struct slot){ i, c->gen });
 	watch(px, p, c->ufd, uev, (struct slot){ i, c->gen });
 }
