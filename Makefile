@@ -80,7 +80,8 @@ build/test/unit_env: test/unit_env.c env.c util.c
 build/test/unit_sha256: test/unit_sha256.c sha256.c
 build/test/unit_net: test/unit_net.c net/netpolicy.c net/proxyreq.c util.c
 build/test/unit_util: test/unit_util.c util.c
-build/test/unit_tls: test/unit_tls.c net/tlshello.c net/netpolicy.c util.c
+build/test/unit_tls: test/unit_tls.c net/tlshello.c net/tlswatch.c \
+	net/netpolicy.c util.c
 $(UNITS): test/tap.h | build
 	mkdir -p build/test
 	$(HOSTCC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
@@ -89,8 +90,8 @@ build/fuzz/policy_fuzz: fuzz/policy_fuzz.c $(POLICY_SRCS)
 build/fuzz/quote_fuzz: fuzz/quote_fuzz.c quote.c util.c
 build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c net/proxyreq.c net/netpolicy.c \
 	util.c
-build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c net/tlshello.c net/netpolicy.c \
-	util.c
+build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c net/tlshello.c net/tlswatch.c \
+	net/netpolicy.c util.c
 $(FUZZERS): | build
 	mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^
