@@ -21,7 +21,7 @@
 #include "net/proxy.h"
 #include "net/proxyreq.h"
 #include "net/resolve.h"
-#include "net/tlshello.h"
+#include "net/tunnel.h"
 #include "util.h"
 
 #define HEAD_TIMEOUT_MS 10000
@@ -35,8 +35,8 @@
 #define SAID_MAX 16
 #define SHOWN_MAX 200
 
-/* C_HELLO: a CONNECT tunnel answered "200", relaying nothing until its
- * first record is a ClientHello for the CONNECT host (tlshello.c). */
+/* C_HELLO: a CONNECT tunnel answered "200", whose plaintext handshake
+ * is read both ways (tunnel.c) until the server's ServerHello. */
 enum cstate {
 	C_FREE, C_HEAD, C_RESOLVE, C_CONNECT, C_HELLO, C_RELAY, C_REPLY
 };
@@ -49,9 +49,8 @@ struct conn {
 	size_t head_len;
 	int parsed;		/* a request line was read: it is recorded */
 	struct proxy_req req;
-	unsigned char *hello;	/* C_HELLO: the tunnel's first bytes */
-	size_t hello_len;
-	char sni[HOST_MAX + 1];	/* the server name the hello sent */
+	struct tunnel t;	/* C_HELLO: the watched handshake */
+	char sni[HOST_MAX + 1];	/* the server name the hellos sent */
 	struct answer ans;	/* the checked addresses */
 	int next;		/* the one to try next */
 	char address[INET6_ADDRSTRLEN];
@@ -166,7 +165,7 @@ static void conn_close(struct proxy *px, struct conn *c)
 	close_fd(&c->ufd);
 	proxy_req_free(&c->req);
 	free(c->head);
-	free(c->hello);
+	tunnel_free(&c->t);
 	relay_close(&c->r);
 	free(c->out);
 	free(c->reason);
@@ -353,29 +352,49 @@ static void name_address(struct conn *c, const struct sockaddr_storage *ss)
 	inet_ntop(ss->ss_family, a, c->address, sizeof(c->address));
 }
 
-/* The tunnel's first bytes so far: relayed once they are a ClientHello
- * for the CONNECT host, then the copying starts. */
-static void hello_step(struct proxy *px, struct conn *c)
-{
-	const char *why;
-	int rc = tls_hello_check(c->hello, c->hello_len, c->req.host, c->sni,
-	    &why);
+/* ---- copying */
 
-	if (rc == HELLO_MORE)
-		return;
-	if (rc < 0) {
-		refuse_tunnel(px, c, xstrdup(why));
-		return;
-	}
-	if (put_all(&c->r.up, c->hello, c->hello_len) < 0) {
-		c->error = xstrdup("the ClientHello could not be queued");
+static void on_relay(struct proxy *px, struct conn *c)
+{
+	int rc = relay_move(&c->r, c->cfd, c->ufd);
+
+	if (rc < 0 && c->error == NULL)
+		c->error = xasprintf("%s", strerror(errno));
+	if (rc != 0) {
 		conn_close(px, c);
 		return;
 	}
-	free(c->hello);
-	c->hello = NULL;
-	c->st = C_RELAY;
 	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
+}
+
+/* C_HELLO: a step of the watched handshake; the copying starts once
+ * the server's ServerHello has passed. */
+static void hello_step(struct proxy *px, struct conn *c)
+{
+	int rc;
+
+	errno = 0;
+	rc = tunnel_step(&c->t, &c->r, c->cfd, c->ufd, c->req.host, c->sni);
+	if (rc == TUNNEL_REFUSED) {
+		refuse_tunnel(px, c, c->t.w.retries > 0 ? xasprintf("%s, after "
+		    "a HelloRetryRequest", c->t.why) : xstrdup(c->t.why));
+		return;
+	}
+	if (rc == TUNNEL_GONE) {
+		if (c->t.why != NULL)
+			c->error = xstrdup(c->t.why);
+		else if (errno != 0 && errno != EAGAIN)
+			c->error = xasprintf("%s", strerror(errno));
+		conn_close(px, c);
+		return;
+	}
+	if (c->t.w.hellos > 0)
+		c->deadline = now_ms() + IDLE_TIMEOUT_MS;
+	if (rc == TUNNEL_DONE) {
+		tunnel_free(&c->t);
+		c->st = C_RELAY;
+		on_relay(px, c);
+	}
 }
 
 /* After a CONNECT the command gets "200", and what followed its head is
@@ -404,34 +423,7 @@ static void established(struct proxy *px, struct conn *c)
 	}
 	c->st = C_HELLO;
 	c->deadline = now_ms() + HEAD_TIMEOUT_MS;
-	c->hello = xmalloc(RECORD_MAX);
-	c->hello_len = c->head_len - end < RECORD_MAX ? c->head_len - end :
-	    RECORD_MAX;
-	memcpy(c->hello, c->head + end, c->hello_len);
-	hello_step(px, c);
-}
-
-/* C_HELLO: the "200" out, the hello in. */
-static void on_hello(struct proxy *px, struct conn *c, short ev)
-{
-	ssize_t n;
-
-	if ((ev & POLLOUT) && flow_drain(&c->r.down, c->cfd) < 0) {
-		c->error = xasprintf("%s", strerror(errno));
-		conn_close(px, c);
-		return;
-	}
-	if (!(ev & (POLLIN | POLLHUP | POLLERR)))
-		return;
-	n = read(c->cfd, c->hello + c->hello_len, RECORD_MAX - c->hello_len);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n <= 0) {
-		c->error = xstrdup("the tunnel closed before its ClientHello");
-		conn_close(px, c);
-		return;
-	}
-	c->hello_len += (size_t)n;
+	tunnel_start(&c->t, c->head + end, c->head_len - end);
 	hello_step(px, c);
 }
 
@@ -532,21 +524,6 @@ static void on_answers(struct proxy *px)
 	}
 }
 
-/* ---- copying */
-
-static void on_relay(struct proxy *px, struct conn *c)
-{
-	int rc = relay_move(&c->r, c->cfd, c->ufd);
-
-	if (rc < 0 && c->error == NULL)
-		c->error = xasprintf("%s", strerror(errno));
-	if (rc != 0) {
-		conn_close(px, c);
-		return;
-	}
-	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
-}
-
 static void on_reply(struct proxy *px, struct conn *c, short ev)
 {
 	ssize_t n = 0;
@@ -583,7 +560,7 @@ static void watch_conn(struct proxy *px, struct pollfd *p, int i)
 	if (c->st == C_CONNECT)
 		uev = POLLOUT;
 	if (c->st == C_HELLO)
-		cev = (short)(POLLIN | (c->r.down.len > 0 ? POLLOUT : 0));
+		tunnel_events(&c->t, &c->r, &cev, &uev);
 	if (c->st == C_RELAY)
 		relay_events(&c->r, &cev, &uev);
 	watch(px, p, c->cfd, cev, (struct slot){ i, c->gen });
@@ -613,7 +590,7 @@ static void on_event(struct proxy *px, const struct slot *s, short ev)
 	else if (c->st == C_CONNECT)
 		on_connect(px, c);
 	else if (c->st == C_HELLO)
-		on_hello(px, c, ev);
+		hello_step(px, c);
 	else if (c->st == C_RELAY)
 		on_relay(px, c);
 	else if (c->st == C_REPLY)
@@ -632,9 +609,9 @@ static void on_deadline(struct proxy *px, struct conn *c)
 	else if (c->st == C_HEAD && c->head_len > 0)
 		refuse(px, c, 400, xstrdup("the request head did not arrive "
 		    "in time"));
-	else if (c->st == C_HELLO)
+	else if (c->st == C_HELLO && c->t.w.hellos == 0)
 		refuse_tunnel(px, c, xstrdup("no ClientHello in time"));
-	else if (c->st == C_RELAY && c->error == NULL)
+	else if ((c->st == C_RELAY || c->st == C_HELLO) && c->error == NULL)
 		c->error = xstrdup("idle for too long"), conn_close(px, c);
 	else
 		conn_close(px, c);
