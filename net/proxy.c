@@ -29,10 +29,17 @@
 #define CONNECT_TIMEOUT_MS 10000
 #define IDLE_TIMEOUT_MS 120000
 #define REPLY_TIMEOUT_MS 5000
-/* A command can make refusals as fast as it connects: each run says and
- * records the first SAID_MAX one by one, then one summary with the
- * count; a target, which may be 8 KiB, is shown to SHOWN_MAX bytes. */
+/* A command can make requests as fast as it connects. A connection that
+ * moved no byte to or from an origin (a refusal, a failed connect) is
+ * said and recorded one by one for the first SAID_MAX of a run, then
+ * only counted. One that moved bytes is recorded one by one for the
+ * first CARRIED_MAX, and past them whenever it moved BIG_BYTES or more;
+ * the small ones past them are summed (count and bytes) into one record
+ * at the end, so the audit grows by at most one record per BIG_BYTES
+ * moved. A target, which may be 8 KiB, is shown to SHOWN_MAX bytes. */
 #define SAID_MAX 16
+#define CARRIED_MAX 64
+#define BIG_BYTES (64 * 1024)
 #define SHOWN_MAX 200
 
 /* C_HELLO: a CONNECT tunnel answered "200", whose plaintext handshake
@@ -73,6 +80,9 @@ struct proxy {
 	int lfd, rd, wr;
 	int failed;
 	long refusals;		/* refused or failed requests, all told */
+	long unrecorded;	/* of those, moved nothing, past SAID_MAX */
+	long carried;		/* connections that moved bytes */
+	struct audit_net summed;	/* the small ones past CARRIED_MAX */
 	struct conn c[PROXY_CONNS];
 	struct slot map[PROXY_FDS];
 	size_t nmap;
@@ -131,10 +141,30 @@ static char *printable(char *s)
 	return s;
 }
 
-/* One more refused or failed request: is it said and recorded? */
+/* One more refused or failed request: is it said? */
 static void count_refusal(struct proxy *px, struct conn *c)
 {
 	c->quiet = ++px->refusals > SAID_MAX;
+}
+
+/* Is C, which made a request, recorded on its own? Else it is counted,
+ * or summed. */
+static int recorded(struct proxy *px, struct conn *c)
+{
+	long long up = c->r.bytes_up, down = c->r.bytes_down;
+
+	if (up == 0 && down == 0) {
+		if (c->error != NULL && c->reason == NULL)
+			count_refusal(px, c);	/* failed: never said */
+		px->unrecorded += c->quiet;
+		return !c->quiet;
+	}
+	if (++px->carried <= CARRIED_MAX || up + down >= BIG_BYTES)
+		return 1;
+	px->summed.connections++;
+	px->summed.bytes_up += up;
+	px->summed.bytes_down += down;
+	return 0;
 }
 
 static void record(struct proxy *px, struct conn *c)
@@ -149,9 +179,7 @@ static void record(struct proxy *px, struct conn *c)
 		.bytes_down = c->r.bytes_down,
 	};
 
-	if (c->parsed && c->error != NULL && c->reason == NULL)
-		count_refusal(px, c);	/* failed: recorded, never said */
-	if (c->parsed && !c->quiet && audit_net(&n) < 0)
+	if (c->parsed && recorded(px, c) && audit_net(&n) < 0)
 		px->failed = 1;
 	free((char *)n.target);
 	free((char *)n.reason);
@@ -659,9 +687,9 @@ int proxy_failed(const struct proxy *px)
 /* The refusals past SAID_MAX, said and recorded once. */
 static void summary(struct proxy *px)
 {
-	long more = px->refusals - SAID_MAX;
+	long more = px->unrecorded;
 	char *why;
-	struct audit_net n = { 0 };
+	struct audit_net n = { .connections = more };
 
 	if (more <= 0)
 		return;
@@ -675,6 +703,19 @@ static void summary(struct proxy *px)
 	free(why);
 }
 
+/* The small connections past CARRIED_MAX, summed in one record. */
+static void summed(struct proxy *px)
+{
+	if (px->summed.connections == 0)
+		return;
+	warnx("%s: network: %ld more connections under %d KiB each, "
+	    "%lld bytes up and %lld down, recorded as one", px->name,
+	    px->summed.connections, BIG_BYTES / 1024, px->summed.bytes_up,
+	    px->summed.bytes_down);
+	if (audit_net(&px->summed) < 0)
+		px->failed = 1;
+}
+
 long proxy_stop(struct proxy *px)
 {
 	long refusals;
@@ -683,6 +724,7 @@ long proxy_stop(struct proxy *px)
 		if (px->c[i].st != C_FREE)
 			conn_close(px, &px->c[i]);
 	summary(px);
+	summed(px);
 	refusals = px->refusals;
 	close_fd(&px->lfd);
 	free(px);

@@ -1161,6 +1161,96 @@ leak_host() {
 	assert [ "$(audit_get end 'r["stderrBytes"]')" -ge "$(head -n 16 <<<"$stderr" | wc -c)" ]
 }
 
+# Issue 31, finding 3: after 16 refusals, an allowed tunnel that ended in
+# a reset was counted as failed and not recorded, though it had carried
+# 60 KB up. A connection that moved bytes has its own record, whatever
+# came before it.
+@test "allow-list: after 17 refusals, an allowed tunnel that carried data and was reset has its own record with its bytes" {
+	cat >reset.py <<-'EOF'
+		import socket, ssl, struct, sys, time
+		port = int(sys.argv[1])
+		for i in range(17):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(b"GET http://evil.test/x?n=%d HTTP/1.1\r\nHost: evil.test\r\n\r\n" % i)
+		    while s.recv(4096):
+		        pass
+		s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		s.sendall(b"CONNECT media.test:%d HTTP/1.1\r\n\r\n" % port)
+		head = b""
+		while b"\r\n\r\n" not in head:
+		    head += s.recv(1)
+		ctx = ssl.create_default_context()
+		ctx.check_hostname = False
+		ctx.verify_mode = ssl.CERT_NONE
+		t = ctx.wrap_socket(s, server_hostname="media.test")
+		t.sendall(b"GET /clip.mp4 HTTP/1.1\r\nHost: media.test\r\nX-Pad: " + b"a" * 60000)
+		time.sleep(0.5)
+		t.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+		t.close()  # a reset, not a close
+	EOF
+	allow_policy "\"media.test:$TLS_PORT\""
+	mark_audit
+	run --separate-stderr in_ns "$SBEXEC" sh -c "/usr/bin/python3 reset.py $TLS_PORT"
+	[ "$status" -eq 0 ] || fail "reset.py: $stderr"
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" <<-'EOF'
+		import json, sys
+		recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]]
+		net = [r for r in recs if r["type"] == "net"]
+		tun = [r for r in net if r["method"] == "CONNECT"]
+		assert len(tun) == 1, net
+		t = tun[0]
+		assert t["allowed"] is True and t["sni"] == "media.test", t
+		assert t["bytesUp"] > 60000 and t["bytesDown"] > 0, t
+		assert t["connections"] == 1, t
+		assert net[-1]["reason"] == "1 more requests refused or failed, not recorded one by one", net[-1]
+		end = [r for r in recs if r["type"] == "end"][-1]
+		assert end["netRefused"] == 17, end
+	EOF
+}
+
+# The other way: one command made 2,581 allowed requests in 2 s, 1.2 MB
+# of audit. The first 64 that moved bytes are recorded one by one; past
+# them, one under 64 KiB is summed into one record with the count and
+# the bytes; a larger one still has its own.
+@test "allow-list: a burst of allowed requests: 64 recorded one by one, the small ones past them summed with their totals, a large one still on its own" {
+	head -c 100000 /dev/urandom >"$NET/media/big.bin"
+	cat >burst.py <<-'EOF'
+		import socket, sys
+		h = "media.test:" + sys.argv[1]
+		def ask(method, path):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(("%s http://%s/%s HTTP/1.1\r\nHost: %s\r\n\r\n"
+		               % (method, h, path, h)).encode())
+		    while s.recv(65536):
+		        pass
+		for i in range(100):
+		    ask("HEAD", "clip.mp4?n=%d" % i)
+		ask("GET", "big.bin")
+	EOF
+	allow_policy "\"media.test:$HTTP_PORT\""
+	mark_audit
+	run -0 --separate-stderr in_ns "$SBEXEC" sh -c "/usr/bin/python3 burst.py $HTTP_PORT"
+	assert_equal "$(grep -c 'network: 36 more connections under 64 KiB each' <<<"$stderr")" 1
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" <<-'EOF'
+		import json, sys
+		recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]]
+		net = [r for r in recs if r["type"] == "net"]
+		one = [r for r in net if r["connections"] == 1]
+		assert len(one) == 65, len(one)
+		assert all(r["allowed"] and r["bytesDown"] > 0 for r in one), one
+		assert one[-1]["target"].endswith("/big.bin") and one[-1]["bytesDown"] > 100000, one[-1]
+		summ = [r for r in net if r["connections"] > 1]
+		assert len(summ) == 1 and summ[0]["connections"] == 36, summ
+		s = summ[0]
+		assert s["allowed"] is True and s["method"] is None and s["host"] is None, s
+		per = one[0]
+		assert s["bytesUp"] >= 36 * (per["bytesUp"] - 10), (s, per)
+		assert s["bytesDown"] >= 36 * (per["bytesDown"] - 10), (s, per)
+		end = [r for r in recs if r["type"] == "end"][-1]
+		assert end["netRefused"] == 0, end
+	EOF
+}
+
 # ---- entries with a scheme, refused-request records (issue 23 items 2, 5)
 
 # talk_py: talk.py in the cwd: each argument a raw request on its own
