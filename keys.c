@@ -7,7 +7,7 @@
 
 #include "devices.h"
 #include "env.h"
-#include "netpolicy.h"
+#include "net/netpolicy.h"
 #include "path.h"
 #include "schema.h"
 #include "util.h"
