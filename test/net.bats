@@ -1251,6 +1251,41 @@ leak_host() {
 	EOF
 }
 
+# An allowed request that ends before a byte moves (here: an origin that
+# closes at once) is as cheap as a refusal; it was recorded one by one
+# without bound. It shares the refusals' 16 records, then is summed.
+@test "allow-list: allowed requests that moved nothing: 16 recorded one by one, the rest summed in one record, none counted as refused" {
+	recorder tcp
+	cat >empty.py <<-'EOF'
+		import socket, sys
+		for i in range(30):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(b"CONNECT evil.test:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
+		    while s.recv(4096):
+		        pass
+	EOF
+	allow_policy "\"evil.test:$REC_PORT\"" '"127.0.0.1/32"'
+	mark_audit
+	run -0 --separate-stderr in_ns "$SBEXEC" sh -c "/usr/bin/python3 empty.py $REC_PORT"
+	assert_equal "$(recorded)" 150
+	assert_equal "$(grep -c 'network: 14 more connections under 64 KiB each, 0 bytes up and 0 down' <<<"$stderr")" 1
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" <<-'EOF'
+		import json, sys
+		recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]]
+		net = [r for r in recs if r["type"] == "net"]
+		assert len(net) == 17, net
+		for r in net[:16]:
+		    assert r["allowed"] is True and r["host"] == "evil.test", r
+		    assert r["error"] is None and r["connections"] == 1, r
+		    assert r["bytesUp"] == 0 and r["bytesDown"] == 0, r
+		s = net[16]
+		assert s["allowed"] is True and s["host"] is None and s["connections"] == 14, s
+		assert s["bytesUp"] == 0 and s["bytesDown"] == 0, s
+		end = [r for r in recs if r["type"] == "end"][-1]
+		assert end["netRefused"] == 0, end
+	EOF
+}
+
 # ---- entries with a scheme, refused-request records (issue 23 items 2, 5)
 
 # talk_py: talk.py in the cwd: each argument a raw request on its own
