@@ -369,7 +369,7 @@ audit_field() {
 	assert_line --partial "network: http(s) through sbexec's proxy to these hosts only"
 	assert_line "  allow      media.test"
 	assert_line "  allow      *.cdn.test:8443 (every name below it, and whatever their front ends serve under any Host header)"
-	assert_line "  deny       x.cdn.test (and every allowed name that shares an address with it)"
+	assert_line "  deny       x.cdn.test (and every allowed name that shares an address with it in the same lookup; at another address, an allowed name's https tunnel can still reach it by its Host header)"
 	assert_line "  address    10.20.0.0/16 (otherwise refused as a private address)"
 	assert_line "  address    fd00::/8 (otherwise refused as a private address)"
 }
