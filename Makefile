@@ -21,7 +21,8 @@ LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 
 SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c netpolicy.c \
 	path.c trust.c programs.c decide.c env.c quote.c devices.c \
-	sandbox.c launch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c mtab.c \
+	sandbox.c launch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
+	handin.c mtab.c \
 	verify.c \
 	landlock.c caps.c guard.c audit.c json.c sha256.c \
 	supervise.c spawn.c trial.c cgroup.c cgroup1.c cgroup2.c pty.c say.c \

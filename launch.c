@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "handin.h"
 #include "launch.h"
 
 #define FD_LINK "/proc/self/fd/"
@@ -62,9 +63,10 @@ static int env_fd(char *const *envp, struct fdv *keep)
 	return fd;
 }
 
-void launch_push(struct strv *out, struct fdv *keep, char *const *envp)
+void launch_push(struct strv *out, struct fdv *keep, char *const *envp,
+    const int handin[3])
 {
-	char path[32], env[16];
+	char path[32], env[16], h[3][16];
 	int self, fd;
 
 	if ((self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0 ||
@@ -77,6 +79,10 @@ void launch_push(struct strv *out, struct fdv *keep, char *const *envp)
 	keep->v[keep->n++] = fd;
 	snprintf(env, sizeof(env), "%d", env_fd(envp, keep));
 	strv_add(out, path, LAUNCH_ARG, env);
+	for (int i = 0; i < 3; i++)
+		snprintf(h[i], sizeof(h[i]), handin[i] < 0 ? "-" : "%d",
+		    handin[i]);
+	strv_add(out, h[0], h[1], h[2]);
 }
 
 static int digits(const char *s)
@@ -85,13 +91,20 @@ static int digits(const char *s)
 	    strlen(s) < 10;
 }
 
+/* A handed-in descriptor's number, or "-". */
+static int fd_or_none(const char *s)
+{
+	return strcmp(s, "-") == 0 || digits(s);
+}
+
 /* argv[0] "/proc/self/fd/N", the marker, the environment's descriptor
- * (digits only), then the command. */
+ * (digits only), the three handed-in ones, then the command. */
 static int is_launch(int argc, char **argv)
 {
-	return argc >= 4 && strncmp(argv[0], FD_LINK, strlen(FD_LINK)) == 0 &&
+	return argc >= 7 && strncmp(argv[0], FD_LINK, strlen(FD_LINK)) == 0 &&
 	    digits(argv[0] + strlen(FD_LINK)) &&
-	    strcmp(argv[1], LAUNCH_ARG) == 0 && digits(argv[2]);
+	    strcmp(argv[1], LAUNCH_ARG) == 0 && digits(argv[2]) &&
+	    fd_or_none(argv[3]) && fd_or_none(argv[4]) && fd_or_none(argv[5]);
 }
 
 static _Noreturn void fail(const char *what, int status)
@@ -128,12 +141,16 @@ static char **env_read(int fd)
 void launch_maybe(int argc, char **argv)
 {
 	char **envp;
+	int handin[3];
 
 	if (!is_launch(argc, argv))
 		return;
 	envp = env_read(atoi(argv[2]));
+	for (int i = 0; i < 3; i++)
+		handin[i] = digits(argv[3 + i]) ? atoi(argv[3 + i]) : -1;
+	handin_reopen(handin);
 	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 		fail("close_range", EXIT_SBEXEC);
-	execve(argv[3], argv + 3, envp);
-	fail(argv[3], errno == ENOENT ? EXIT_NOTFOUND : EXIT_DENIED);
+	execve(argv[6], argv + 6, envp);
+	fail(argv[6], errno == ENOENT ? EXIT_NOTFOUND : EXIT_DENIED);
 }

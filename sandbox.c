@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "handin.h"
 #include "kernfs.h"
 #include "launch.h"
 #include "noexec.h"
@@ -172,7 +173,8 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	push_fd(out, "--json-status-fd", io->status_fd);
 	push_fd(out, "--seccomp", io->seccomp_fd);
 	strv_push(out, "--");
-	launch_push(out, &io->keep, io->envp);	/* only 0-2 reach it */
+	handin_pick(pol->limits.max_output_bytes > 0, &io->keep, io->handin);
+	launch_push(out, &io->keep, io->envp, io->handin);	/* only 0-2 */
 	push_command(pol, cmd, args, out);
 	if (io->trial) {
 		io->plan = xmalloc(sizeof(*io->plan));
