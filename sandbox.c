@@ -112,15 +112,17 @@ static void bind_devices(const struct devices *d, struct strv *out,
 }
 
 /* DESIGN 13: the trees bound executable once every mount is noexec
- * (mntns.c's helper, after bwrap's last mount). */
+ * (mntns.c's helper, after bwrap's last mount). One the plan hides
+ * (denyRead, privateTmp's /tmp) has nothing to execute: left out. */
 static void exec_trees(const struct policy *pol, const struct command *cmd,
-    struct expect *e)
+    const struct plan *p, struct expect *e)
 {
 	struct strv t = { 0 };
 
 	noexec_trees(pol, cmd, &t);
 	for (size_t i = 0; i < t.n; i++)
-		expect_exec(e, t.v[i]);
+		if (!mounts_hides(p, t.v[i]))
+			expect_exec(e, t.v[i]);
 	strv_free(&t);
 }
 
@@ -164,7 +166,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	kernfs_emit(out, &io->expect);
 	mounts_emit(&p, out, &io->keep, &io->expect);
 	bind_devices(&io->devices, out, &io->keep, &io->expect);
-	exec_trees(pol, cmd, &io->expect);
+	exec_trees(pol, cmd, &p, &io->expect);
 	/* bwrap's /dev is a tmpfs: read-only, it holds no RAM (its device
 	 * nodes stay writable). Last, so that mounts below it can be made. */
 	strv_add(out, "--remount-ro", "/dev", NULL);

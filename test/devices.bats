@@ -119,11 +119,11 @@ probe() {
 	attack ff "$@"
 }
 
-# probe_ffprobe NODE...: the same loaded into ffprobe, from the library
-# ffmpeg wrote (ffprobe writes nothing): a lavfi graph's ladspa filter.
+# probe_ffprobe NODE...: the same loaded into ffprobe: a lavfi graph's
+# ladspa filter.
 probe_ffprobe() {
 	attack ff "$@" >/dev/null || return
-	fp -v error -f lavfi -i "anullsrc,ladspa=file=./payload.so"
+	fp -v error -f lavfi -i "anullsrc,ladspa=file=$BATS_FILE_TMPDIR/payload.so"
 }
 
 # ------------------------------------------------------ the controls
