@@ -825,4 +825,3 @@ print([os.listxattr(f) for f in sys.argv[1:]])' acl_file caps_file
 	refute_output --partial '"type"'
 	assert_output read=EACCES
 }
-
