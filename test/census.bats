@@ -243,7 +243,7 @@ for r in rows:
 # ------------------------------------------------------------- set-up
 
 # The census as a program and as the payload (helper.bash's attack
-# reads $BATS_FILE_TMPDIR/payload.b64), its syscall names from this
+# loads $BATS_FILE_TMPDIR/payload.so), its syscall names from this
 # host's <sys/syscall.h>, and the simulated container.
 build_census() {
 	local src="$BATS_TEST_DIRNAME/census.c" names="$D/census_names.h"
@@ -259,7 +259,7 @@ build_census() {
 		-o "$D/census" "$src"
 	gcc $w -Os -shared -fPIC -s -DPAYLOAD -DCENSUS_NAMES="\"$names\"" \
 		-DCENSUS_IOCTLS="\"$ioctls\"" -o "$D/census.so" "$src"
-	base64 -w0 "$D/census.so" >"$BATS_FILE_TMPDIR/payload.b64"
+	cp "$D/census.so" "$BATS_FILE_TMPDIR/payload.so"
 	build_in_container "$D/in_container"
 }
 
