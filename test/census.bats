@@ -46,7 +46,7 @@ teardown_file() {
 	[ -z "${KEY:-}" ] || ipc_objects remove "$KEY" "$QNAME"
 	rm -f "/dev/shm/$QNAME"
 	[ -z "${CENSUS_OUT:-}" ] || cp -r "$D/out/." "$CENSUS_OUT"
-	rm -rf "$D"
+	rm -rf "$D" "${XDIR:-}"
 }
 
 # ============================================================ expected
@@ -243,7 +243,8 @@ for r in rows:
 # ------------------------------------------------------------- set-up
 
 # The census as a program and as the payload (helper.bash's attack
-# loads $BATS_FILE_TMPDIR/payload.so), its syscall names from this
+# loads $XDIR/payload.so, a tree every user can read that the census's
+# policies list in execPaths), its syscall names from this
 # host's <sys/syscall.h>, and the simulated container.
 build_census() {
 	local src="$BATS_TEST_DIRNAME/census.c" names="$D/census_names.h"
@@ -259,7 +260,10 @@ build_census() {
 		-o "$D/census" "$src"
 	gcc $w -Os -shared -fPIC -s -DPAYLOAD -DCENSUS_NAMES="\"$names\"" \
 		-DCENSUS_IOCTLS="\"$ioctls\"" -o "$D/census.so" "$src"
-	cp "$D/census.so" "$BATS_FILE_TMPDIR/payload.so"
+	export XDIR
+	XDIR=$(mktemp -d /tmp/sbxcensusx.XXXXXX)
+	chmod 755 "$XDIR"
+	cp "$D/census.so" "$XDIR/payload.so"
 	build_in_container "$D/in_container"
 }
 
@@ -388,6 +392,7 @@ census_dir() {
 	chmod 600 "$dir/audit.jsonl" "$dir/secret.txt"
 	printf '%s\n' "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\"},
 	  \"audit\": \"$dir/audit.jsonl\", \"sandbox\": \"$backend\",
+	  \"execPaths\": [\"$XDIR\"],
 	  \"network\": \"none\", \"filesystem\": {\"allowWrite\": [\".\"],
 	  \"denyRead\": [\"$dir/secret.txt\"]} $devices}" >"$dir/policy.json"
 	chmod 644 "$dir/policy.json"
