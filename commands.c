@@ -134,7 +134,7 @@ static struct policy *inherit(const struct policy *top)
 	p->ncmds = 0;
 	p->overrides = (struct strv){ 0 };
 	p->file = xstrdup(top->file);
-	p->bin_shell = xstrdup(top->bin_shell);
+	p->bin_shell = top->bin_shell ? xstrdup(top->bin_shell) : NULL;
 	p->bwrap = xstrdup(top->bwrap);
 	p->audit_path = top->audit_path ? xstrdup(top->audit_path) : NULL;
 	p->net = netpolicy_copy(top->net);

@@ -32,6 +32,8 @@
 
 #define FD_LINK "/proc/self/fd/"
 #define LAUNCH_ARG "--sbexec-launch"
+/* The preflight's command: start, exit 0, exec nothing. */
+#define NOTHING_ARG "--sbexec-nothing"
 /* Linux 6.3: refused by a kernel that does not know it (EINVAL), and
  * required by one whose vm.memfd_noexec is 2. */
 #ifndef MFD_NOEXEC_SEAL
@@ -63,10 +65,10 @@ static int env_fd(char *const *envp, struct fdv *keep)
 	return fd;
 }
 
-void launch_push(struct strv *out, struct fdv *keep, char *const *envp,
-    const int handin[3])
+/* sbexec's own binary as bwrap execs it: a descriptor above 10 that
+ * bwrap inherits (added to KEEP), named in PATH by its /proc link. */
+static void self_fd(char path[32], struct fdv *keep)
 {
-	char path[32], env[16], h[3][16];
 	int self, fd;
 
 	if ((self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0 ||
@@ -74,15 +76,31 @@ void launch_push(struct strv *out, struct fdv *keep, char *const *envp,
 		die(EXIT_SBEXEC, "cannot open sbexec's own binary "
 		    "(/proc/self/exe) to launch the command");
 	close(self);
-	snprintf(path, sizeof(path), FD_LINK "%d", fd);
+	snprintf(path, 32, FD_LINK "%d", fd);
 	keep->v = xreallocarray(keep->v, keep->n + 1, sizeof(*keep->v));
 	keep->v[keep->n++] = fd;
+}
+
+void launch_push(struct strv *out, struct fdv *keep, char *const *envp,
+    const int handin[3])
+{
+	char path[32], env[16], h[3][16];
+
+	self_fd(path, keep);
 	snprintf(env, sizeof(env), "%d", env_fd(envp, keep));
 	strv_add(out, path, LAUNCH_ARG, env);
 	for (int i = 0; i < 3; i++)
 		snprintf(h[i], sizeof(h[i]), handin[i] < 0 ? "-" : "%d",
 		    handin[i]);
 	strv_add(out, h[0], h[1], h[2]);
+}
+
+void launch_push_nothing(struct strv *out, struct fdv *keep)
+{
+	char path[32];
+
+	self_fd(path, keep);
+	strv_add(out, path, NOTHING_ARG, NULL);
 }
 
 static int digits(const char *s)
@@ -138,11 +156,21 @@ static char **env_read(int fd)
 	return envp;
 }
 
+/* argv[0] "/proc/self/fd/N" and the preflight's marker alone. */
+static int is_nothing(int argc, char **argv)
+{
+	return argc == 2 && strncmp(argv[0], FD_LINK, strlen(FD_LINK)) == 0 &&
+	    digits(argv[0] + strlen(FD_LINK)) &&
+	    strcmp(argv[1], NOTHING_ARG) == 0;
+}
+
 void launch_maybe(int argc, char **argv)
 {
 	char **envp;
 	int handin[3];
 
+	if (is_nothing(argc, argv))
+		_exit(0);
 	if (!is_launch(argc, argv))
 		return;
 	envp = env_read(atoi(argv[2]));

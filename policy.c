@@ -23,7 +23,6 @@
 static void set_defaults(struct policy *pol)
 {
 	memset(pol, 0, sizeof(*pol));
-	pol->bin_shell = xstrdup("/bin/sh");
 	pol->bwrap = xstrdup("/usr/bin/bwrap");
 	pol->env_allow = xreallocarray(NULL, 2, sizeof(*pol->env_allow));
 	pol->env_allow[0] = xstrdup("PATH");

@@ -175,7 +175,8 @@ int programs_check(const struct policy *pol)
 	int rc = 0;
 
 	rc |= check_one(pol, "bwrap", pol->bwrap, 0);
-	rc |= check_one(pol, "binShell", pol->bin_shell, 0);
+	if (pol->bin_shell != NULL)	/* none by default */
+		rc |= check_one(pol, "binShell", pol->bin_shell, 0);
 	for (size_t i = 0; i < pol->exec_paths.n; i++)
 		rc |= check_one(pol, "execPaths", pol->exec_paths.v[i], 1);
 	for (size_t i = 0; i < pol->ncmds; i++) {

@@ -30,8 +30,10 @@ static void push_fd(struct strv *out, const char *opt, int fd)
 	strv_add(out, opt, buf, NULL);
 }
 
-/* binShell -c "exec 'path' 'arg' ...", or positionally when that string
- * would pass the kernel's limit for one argument. */
+/* The command itself, path and arguments; with a binShell, that shell
+ * as binShell -c "exec 'path' 'arg' ...", or positionally when that
+ * string would pass the kernel's limit for one argument. Without one
+ * (the default) no interpreter stands in the chain. */
 static void push_command(const struct policy *pol, const struct command *cmd,
     char *const *args, struct strv *out)
 {
@@ -41,6 +43,11 @@ static void push_command(const struct policy *pol, const struct command *cmd,
 	strv_push(&argv, cmd->path);
 	for (; *args != NULL; args++)
 		strv_push(&argv, *args);
+	if (pol->bin_shell == NULL) {
+		strv_pushn(out, (const char *const *)argv.v, argv.n);
+		strv_free(&argv);
+		return;
+	}
 	strv_push(out, pol->bin_shell);
 	strv_push(out, "-c");
 	line = quote_command(argv.v, ARG_STRLEN_MAX);
@@ -202,6 +209,7 @@ static char *cannot(const char *line)
 static int bwrap_works(const struct policy *pol, char **why)
 {
 	struct strv argv = { 0 };
+	struct fdv keep = { 0 };
 	char buf[512] = "";
 	int p[2], st = -1;
 	ssize_t n = 0;
@@ -211,16 +219,19 @@ static int bwrap_works(const struct policy *pol, char **why)
 	strv_pushn(&argv, head, sizeof(head) / sizeof(*head));
 	strv_add(&argv, pol->weaker_nested ? "--bind" : "--proc", "/proc",
 	    pol->weaker_nested ? "/proc" : NULL);
-	strv_add(&argv, "--", pol->bin_shell, "-c");
-	strv_push(&argv, ":");
+	strv_push(&argv, "--");
+	launch_push_nothing(&argv, &keep);
 	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0)
 		die(EXIT_SBEXEC, "bwrap preflight");
 	if (pid == 0) {
 		dup2(p[1], 2);
 		dup2(open("/dev/null", O_RDWR | O_CLOEXEC), 1);
+		fcntl(keep.v[0], F_SETFD, 0);	/* bwrap execs it */
 		execve(argv.v[0], argv.v, (char *[]){ NULL });
 		_exit(127);
 	}
+	close(keep.v[0]);
+	free(keep.v);
 	close(p[1]);
 	for (ssize_t r; (size_t)n < sizeof(buf) - 1 && (r = read(p[0],
 	    buf + n, sizeof(buf) - 1 - (size_t)n)) > 0; n += r)

@@ -202,6 +202,19 @@ setpriv_for() {
 		echo "setpriv --reuid=$CUID --regid=$CGID --clear-groups --"
 }
 
+# host_modes: bwrap, and Landlock where the kernel has it (both on the
+# host), for a file that runs each backend itself.
+host_modes() {
+	echo bwrap
+	[ "$(landlock_abi)" -lt 1 ] || echo landlock
+}
+
+# needs_who WHO: skip a root test when the tests do not run as root.
+needs_who() {
+	[ "$1" != root ] || [ "$(id -u)" -eq 0 ] ||
+		skip "runs as root (the tests run as $(id -un))"
+}
+
 # as WHO CMD...: CMD as WHO.
 as() {
 	local who=$1

@@ -27,17 +27,6 @@ setup() {
 	sample
 }
 
-# modes: bwrap, and Landlock where the kernel has it.
-modes() {
-	echo bwrap
-	[ "$(landlock_abi)" -lt 1 ] || echo landlock
-}
-
-needs() {
-	[ "$1" != root ] || [ "$(id -u)" -eq 0 ] ||
-		skip "runs as root (the tests run as $(id -un))"
-}
-
 # at WHO MODE: a fresh work directory of WHO's (the cwd) holding out/ and
 # the sample, TARGET beside it (WHO's own, outside every allowWrite),
 # the audit file, and a policy for MODE writing "." and "./out".
@@ -99,7 +88,7 @@ left_out() {
 # ------------------------------------------------------ the controls
 
 control() {
-	needs "$1"
+	needs_who "$1"
 	at "$1" direct
 	run swap
 	assert_success
@@ -125,8 +114,8 @@ control() {
 # the rule out.
 swapped() {
 	local mode
-	needs "$1"
-	for mode in $(modes); do
+	needs_who "$1"
+	for mode in $(host_modes); do
 		at "$1" "$mode"
 		run swap
 		if [ "$mode" = bwrap ]; then
@@ -158,8 +147,8 @@ swapped() {
 # leaves a link there; the second run leaves the rule out, loudly.
 planted() {
 	local mode
-	needs "$1"
-	for mode in $(modes); do
+	needs_who "$1"
+	for mode in $(host_modes); do
 		at "$1" "$mode"
 		rmdir out
 		run through sh -c "ln -s '$TARGET' out"
@@ -187,8 +176,8 @@ planted() {
 # rule out all the same.
 elsewhere() {
 	local mode
-	needs "$1"
-	for mode in $(modes); do
+	needs_who "$1"
+	for mode in $(host_modes); do
 		at "$1" "$mode"
 		link_policy '"allowWrite": ["./out"]'
 		run through sh -c "ln -s '$TARGET' out/out"
@@ -216,9 +205,9 @@ elsewhere() {
 # one in a directory of root's, for a user.
 @test "an allowWrite through a link the user cannot change is followed, as a user" {
 	local mode
-	needs user
+	needs_who user
 	[ "$(id -u)" -eq 0 ] || skip "needs root to make a directory of root's"
-	for mode in $(modes); do
+	for mode in $(host_modes); do
 		at user "$mode"
 		ln -s "$TARGET" "$D/ro.$BATS_TEST_NUMBER.$mode"
 		link_policy "\"allowWrite\": [\"$D/ro.$BATS_TEST_NUMBER.$mode\"]"
@@ -236,7 +225,7 @@ elsewhere() {
 # "./sub/out" (TARGET/out existing).
 @test "an allowWrite through a linked directory in a writable place is left out, loudly" {
 	local mode
-	for mode in $(modes); do
+	for mode in $(host_modes); do
 		at root "$mode"
 		mkdir "$TARGET/out"
 		ln -s "$TARGET" sub

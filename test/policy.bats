@@ -270,6 +270,27 @@ audit_field() {
 	assert_line --regexp "'--' '/proc/self/fd/[0-9]+' '--sbexec-launch' '[0-9]+' '/bin/bash' '-c' 'exec '"
 }
 
+@test "without binShell the command starts directly: no shell runs in the chain" {
+	run sbx -n ffprobe -version
+	assert_success
+	assert_line --regexp "'--' '/proc/self/fd/[0-9]+' '--sbexec-launch' '[0-9]+' '/usr/bin/ffprobe' '-version'\$"
+	# A shell in the chain runs what BASH_ENV names: the control.
+	printf 'echo shell >"%s/ran"\n' "$W" >"$W/bash_env"
+	export BASH_ENV="$W/bash_env"
+	write_policy "{$CMDS, \"binShell\": \"/bin/bash\",
+	  \"envAllowList\": [\"PATH\", \"BASH_ENV\"],
+	  \"filesystem\": {\"allowWrite\": [\".\"]}}"
+	run sbx ffprobe -version
+	assert_success
+	assert_equal "$(cat "$W/ran")" shell
+	rm "$W/ran"
+	write_policy "{$CMDS, \"envAllowList\": [\"PATH\", \"BASH_ENV\"],
+	  \"filesystem\": {\"allowWrite\": [\".\"]}}"
+	run sbx ffprobe -version
+	assert_success
+	[ ! -e "$W/ran" ]
+}
+
 @test "a relative bwrap is refused" {
 	expect_member_error '"bwrap": "bwrap"' bwrap "must be an absolute path"
 }
