@@ -307,15 +307,17 @@ delegate() {
 	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
 	mkdir "$d/bin"
 	ln -s "$SBEXEC" "$d/bin/ffmpeg"
+	# The payload's executable tree (execPaths, policy()), which the
+	# user can read and not write.
+	export XDIR="$d/x"
+	mkdir -m 755 "$XDIR"
+	cp "$BATS_FILE_TMPDIR/payload.so" "$XDIR/"
 	# attack (helper.bash) as a script the user can run.
 	cat >"$d/attack" <<-EOF
 		#!/bin/sh
 		printf '%s\n' "\$@" >payload.args
-		"$d/bin/ffmpeg" -nostdin -v error -y -f data \\
-		    -i "data:application/octet-stream;base64,$(cat "$BATS_FILE_TMPDIR/payload.b64")" \\
-		    -map 0 -c copy -f data payload.so || exit
 		exec "$d/bin/ffmpeg" -nostdin -v error -f lavfi -i anullsrc \\
-		    -af ladspa=file=./payload.so -t 0.1 -f null -
+		    -af ladspa=file=$XDIR/payload.so -t 0.1 -f null -
 	EOF
 	chmod 755 "$d/attack"
 	cd "$d/w"
