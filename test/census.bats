@@ -4,9 +4,10 @@
 # list, so that the next attack nobody thought of fails a test too.
 #
 # test/census.c is the enumerator; here it is loaded as an attacker
-# loads code (helper.bash's attack: ffmpeg writes the library from a
-# data: URI into the writable cwd, a second ffmpeg loads it with -af
-# ladspa=file=). It runs on three backends:
+# loads code (helper.bash's attack: -af ladspa=file= loads the library
+# from $XDIR, which the census's policies list in execPaths: under bwrap
+# no writable mount is executable, test/noexec.bats). It runs on three
+# backends:
 #	bwrap		on the host, "sandbox": "bwrap"
 #	landlock	on the host, "sandbox": "landlock"
 #	container	inside test/in_container.c, "sandbox": "auto"
