@@ -222,6 +222,18 @@ IOCTL_ALLOWED="TCGETS TCSETS TCSETSW TIOCGWINSZ FIONREAD FIONBIO FIONCLEX
 # where FIBMAP and FIGETBSZ are too) with its two of 0x30000000.
 IOCTL_DEVICE_TYPES="0x64 0x62 0x3e 0xae 0x46 0x6d"
 
+# Under bwrap only the executable trees are mounted without noexec
+# (issue 30): /usr, /bin, /sbin and /lib* where they are real
+# directories, and the policy's execPaths ($XDIR); the command's own
+# binary lies in /usr. The rest of the sandbox is noexec.
+expected_exec() {
+	local t
+	for t in /usr /bin /sbin /lib /lib32 /lib64 /libx32; do
+		[ ! -d "$t" ] || [ -L "$t" ] || echo "exec $t"
+	done
+	echo "exec $(realpath "$XDIR")"
+}
+
 expected_ioctl() {
 	local dev=0
 	[ "${1%-devices}" = "$1" ] || dev=1
@@ -671,6 +683,13 @@ control_ioctl() {
 		fail "the census tried fewer than 300 ioctl requests"
 }
 
+# Without sbexec the mount of the census's own directory, where the
+# cwd lies, is executable.
+control_exec() {
+	direct "$1" exec
+	assert_line "exec $(stat -c %m "$D")"
+}
+
 # Without sbexec no syscall is refused; under in_container's filter
 # (Docker's default profile, in part) exactly its rules show.
 control_syscalls() {
@@ -690,13 +709,13 @@ control_syscalls() {
 
 # ---------------------------------------------------------------- tests
 
-@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls" {
+@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls, executable mounts" {
 	[ -z "${CENSUS_ENGINE:-}" ] ||
 		skip "in a real $CENSUS_ENGINE container the controls are the host's census on this kernel"
 	local who sec whos=user
 	[ "$(id -u)" -ne 0 ] || whos="root user"
 	for who in $whos; do
-		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl; do
+		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl exec; do
 			"control_$sec" "$who"
 		done
 	done
@@ -795,3 +814,6 @@ control_syscalls() {
 @test "ioctl with devices: bwrap, root: the allow-list and the drivers' types" { check bwrap-devices root ioctl; }
 @test "ioctl with devices: landlock, root: the allow-list and the drivers' types" { check landlock-devices root ioctl; }
 @test "ioctl with devices: container, root: the allow-list and the drivers' types" { check container-devices root ioctl; }
+
+@test "exec: bwrap, root: only the executable trees are mounted without noexec" { check bwrap root exec; }
+@test "exec: bwrap, user: only the executable trees are mounted without noexec" { check bwrap user exec; }
