@@ -12,22 +12,24 @@ CFLAGS ?= -Os -g
 # Small: each function its own section, the unused ones dropped at link,
 # no unwind tables (C, no exceptions), no page padding between segments.
 SMALL = -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
-CFLAGS += $(SMALL) -std=c11 -D_GNU_SOURCE $(WARN) -I$(CJSON_SRC) \
+CFLAGS += $(SMALL) -std=c11 -D_GNU_SOURCE $(WARN) -I. -I$(CJSON_SRC) \
 	-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' -MMD -MP
 ifdef CI
 CFLAGS += -Werror
 endif
 LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 
-SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c netpolicy.c \
+# The proxy of DESIGN 11 is a subsystem of its own: net/.
+NET_SRCS = net/netns.c net/netpolicy.c net/proxy.c net/flow.c \
+	net/proxyreq.c net/resolve.c net/tlshello.c net/tlswatch.c net/tunnel.c
+SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c \
 	path.c trust.c programs.c decide.c env.c quote.c devices.c \
 	sandbox.c launch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
 	handin.c mtab.c \
 	verify.c \
 	landlock.c caps.c guard.c audit.c json.c sha256.c \
 	supervise.c spawn.c trial.c cgroup.c cgroup1.c cgroup2.c pty.c say.c \
-	outcome.c tree.c pump.c outfd.c check.c util.c netns.c proxy.c \
-	proxyreq.c tlshello.c resolve.c
+	outcome.c tree.c pump.c outfd.c check.c util.c $(NET_SRCS)
 OBJS = $(SRCS:%.c=build/%.o)
 
 all: sbexec
@@ -36,6 +38,7 @@ sbexec: $(OBJS) build/cJSON.o build/seccomp-bpf.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
 build/%.o: %.c $(CJSON_SRC)/cJSON.h | build
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # cJSON is Debian's patched source, fetched and checked, never committed.
@@ -65,8 +68,9 @@ UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/unit_tls
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-POLICY_SRCS = policy.c schema.c keys.c commands.c netpolicy.c path.c trust.c \
-	programs.c decide.c env.c devices.c sha256.c util.c $(CJSON_SRC)/cJSON.c
+POLICY_SRCS = policy.c schema.c keys.c commands.c net/netpolicy.c path.c \
+	trust.c programs.c decide.c env.c devices.c sha256.c util.c \
+	$(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz \
 	build/fuzz/tlshello_fuzz
 FUZZ_TIME ?= 60
@@ -75,17 +79,20 @@ build/test/unit_quote: test/unit_quote.c quote.c util.c
 build/test/quote_roundtrip: test/quote_roundtrip.c quote.c util.c
 build/test/unit_env: test/unit_env.c env.c util.c
 build/test/unit_sha256: test/unit_sha256.c sha256.c
-build/test/unit_net: test/unit_net.c netpolicy.c proxyreq.c util.c
+build/test/unit_net: test/unit_net.c net/netpolicy.c net/proxyreq.c util.c
 build/test/unit_util: test/unit_util.c util.c
-build/test/unit_tls: test/unit_tls.c tlshello.c netpolicy.c util.c
+build/test/unit_tls: test/unit_tls.c net/tlshello.c net/tlswatch.c \
+	net/netpolicy.c util.c
 $(UNITS): test/tap.h | build
 	mkdir -p build/test
 	$(HOSTCC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 
 build/fuzz/policy_fuzz: fuzz/policy_fuzz.c $(POLICY_SRCS)
 build/fuzz/quote_fuzz: fuzz/quote_fuzz.c quote.c util.c
-build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c proxyreq.c netpolicy.c util.c
-build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c tlshello.c netpolicy.c util.c
+build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c net/proxyreq.c net/netpolicy.c \
+	util.c
+build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c net/tlshello.c net/tlswatch.c \
+	net/netpolicy.c util.c
 $(FUZZERS): | build
 	mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^

@@ -462,6 +462,7 @@ int audit_net(const struct audit_net *n)
 	json_bool(&j, "allowed", n->reason == NULL);
 	json_str_max(&j, "reason", n->reason, SHARE_REASON);
 	json_str_max(&j, "error", n->error, SHARE_REASON);
+	json_int(&j, "connections", n->connections > 0 ? n->connections : 1);
 	json_int(&j, "bytesUp", n->bytes_up);
 	json_int(&j, "bytesDown", n->bytes_down);
 	return emit(&j, NET);

@@ -50,11 +50,13 @@ int audit_error(const char *name, const char *reason);
 int audit_finish(const struct audit_end *end);
 
 /* DESIGN 11: one connection to the proxy. REASON is NULL when it was
- * allowed; ERROR says why an allowed one failed (resolve, connect). */
+ * allowed; ERROR says why an allowed one failed (resolve, connect). A
+ * summary of several has CONNECTIONS above 1 (0 is read as 1). */
 struct audit_net {
 	const char *method, *host, *target, *address, *reason, *error;
-	const char *sni;	/* a tunnel's TLS server name, as sent */
+	const char *sni;	/* a tunnel's TLS server names, as sent */
 	int port;
+	long connections;
 	long long bytes_up, bytes_down;
 };
 

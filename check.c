@@ -13,7 +13,7 @@
 #include "cgroup.h"
 #include "check.h"
 #include "devices.h"
-#include "netpolicy.h"
+#include "net/netpolicy.h"
 #include "landlock.h"
 #include "links.h"
 #include "path.h"
@@ -63,7 +63,8 @@ static void print_families(const struct policy *pol)
 }
 
 /* What an entry admits or refuses beyond its name (DESIGN 11): a
- * tunnel carries only TLS naming the host it was opened for, but sbexec
+ * tunnel carries only TLS whose every ClientHello (a HelloRetryRequest
+ * draws a second) names the host it was opened for, but sbexec
  * does not see the Host header inside, so an allowed name's front end
  * may serve others; a denied name is looked up, and refuses any name
  * that shares an address with it, unless it is a wildcard. */
@@ -105,7 +106,8 @@ static void print_network(const struct policy *pol)
 	}
 	printf("network: http(s) through sbexec's proxy to these hosts only "
 	    "(port 443 for https, 80 for http unless given; bwrap only; a "
-	    "tunnel carries only TLS naming its host):\n");
+	    "tunnel carries only TLS naming its host, in every ClientHello "
+	    "until the server's ServerHello):\n");
 	print_hosts("allow", np->allow, np->nallow, 0);
 	print_hosts("deny", np->deny, np->ndeny, 1);
 	for (size_t i = 0; i < np->naddrs; i++) {

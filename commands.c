@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "netpolicy.h"
+#include "net/netpolicy.h"
 #include "path.h"
 #include "schema.h"
 #include "util.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "netpolicy.h"
+#include "net/netpolicy.h"
 #include "policy.h"
 #include "util.h"
 

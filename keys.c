@@ -7,7 +7,7 @@
 
 #include "devices.h"
 #include "env.h"
-#include "netpolicy.h"
+#include "net/netpolicy.h"
 #include "noexec.h"
 #include "path.h"
 #include "schema.h"

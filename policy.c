@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "netpolicy.h"
+#include "net/netpolicy.h"
 #include "programs.h"
 #include "schema.h"
 #include "sha256.h"

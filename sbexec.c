@@ -21,7 +21,7 @@
 #include "check.h"
 #include "env.h"
 #include "launch.h"
-#include "netns.h"
+#include "net/netns.h"
 #include "options.h"
 #include "outfd.h"
 #include "policy.h"

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "netpolicy.h"
-#include "proxyreq.h"
+#include "net/netpolicy.h"
+#include "net/proxyreq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -24,8 +24,10 @@
 #   front ends of several names on 127.0.0.2, as a CDN's are (www.sni.test,
 #       admin.test, secret.cdn.test; TLS, $NET/vhosts/NAME): one routes
 #       by the TLS server name (SNI_PORT), one by the Host header
-#       (FRONT_PORT); admin.test's and secret.cdn.test's secret.txt hold
-#       $TOKEN; requests logged in $VHOST_LOG.
+#       (FRONT_PORT), one routes by the server name of the last ClientHello
+#       and takes only P-256, so that a client's first hello draws a
+#       HelloRetryRequest (HRR_PORT); admin.test's and secret.cdn.test's
+#       secret.txt hold $TOKEN; requests logged in $VHOST_LOG.
 #   vault.cdn.test -> 127.0.0.3: test/origin.py over $NET/media on
 #       HTTP_PORT, a cdn.test name on an address of its own.
 #
@@ -206,10 +208,13 @@ start_origins() {
 		--vhosts sni
 	start_origin front 127.0.0.2 0 "$NET/vhosts" "$VHOST_LOG" "${tls[@]}" \
 		--vhosts host
+	start_origin hrr 127.0.0.2 0 "$NET/vhosts" "$VHOST_LOG" "${tls[@]}" \
+		--vhosts sni --curve prime256v1
 	start_origin vault 127.0.0.3 "$HTTP_PORT" "$NET/media" "$ORIGIN_LOG"
 	SNI_PORT=$(cat "$NET/sni.port")
 	FRONT_PORT=$(cat "$NET/front.port")
-	export HTTP_PORT TLS_PORT SNI_PORT FRONT_PORT
+	HRR_PORT=$(cat "$NET/hrr.port")
+	export HTTP_PORT TLS_PORT SNI_PORT FRONT_PORT HRR_PORT
 }
 
 # host_policy, none_policy: the test policy with network "host" or the
@@ -811,7 +816,8 @@ recorded() {
 # TLS with SNI as the server name ("-": none) and Host, through the
 # proxy's CONNECT when http_proxy is set (inside the allow-list's
 # sandbox), else directly; --plain sends the GET and a pipelined POST
-# with a body in clear instead. Prints the status lines and bodies.
+# with a body in clear instead, --tls12 speaks TLS 1.2 at most. Prints
+# the status lines and bodies.
 write_tunnel_py() {
 	cat >tunnel.py <<-'EOF'
 		import os, socket, ssl, sys
@@ -837,6 +843,8 @@ write_tunnel_py() {
 		        ctx = ssl.create_default_context()
 		        ctx.check_hostname = False
 		        ctx.verify_mode = ssl.CERT_NONE
+		        if "--tls12" in sys.argv:
+		            ctx.maximum_version = ssl.TLSVersion.TLSv1_2
 		        s = ctx.wrap_socket(s, server_hostname=None if sni == "-" else sni)
 		        s.sendall(req.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n"))
 		    data = b""
@@ -906,6 +914,133 @@ net_sni() {
 	refute_output --partial PUBLIC
 	assert_equal "$(net_sni)" '[null, false]'
 	assert_equal "$(audit_get net 'r["reason"]')" '"a ClientHello without a server name"'
+}
+
+# hrr.py HOST PORT SNI2 PATH: as tunnel.py, but the first ClientHello
+# names HOST and, once the server has answered it (a HelloRetryRequest
+# from the HRR_PORT origin), OpenSSL is told to name SNI2 in the second.
+# Python's ssl has no call for that: the name is set on its SSL object
+# through libssl itself (CPython keeps the SSL pointer after the socket
+# pointer, 24 bytes into the object).
+write_hrr_py() {
+	cat >hrr.py <<-'EOF'
+		import ctypes, os, socket, ssl, sys
+		host, port, sni2, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+		if os.environ.get("http_proxy"):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (host.encode(), port))
+		    head = b""
+		    while b"\r\n\r\n" not in head:
+		        c = s.recv(1)
+		        if not c:
+		            break
+		        head += c
+		    print("proxy:", head.split(b"\r\n")[0].decode("latin-1"))
+		else:
+		    s = socket.create_connection((host, port), timeout=10)
+		ctx = ssl.create_default_context()
+		ctx.check_hostname = False
+		ctx.verify_mode = ssl.CERT_NONE
+		inb, outb = ssl.MemoryBIO(), ssl.MemoryBIO()
+		obj = ctx.wrap_bio(inb, outb, server_hostname=host)
+		lib = [l.split()[-1] for l in open("/proc/self/maps") if "libssl" in l][0]
+		libssl = ctypes.CDLL(lib)
+		libssl.SSL_ctrl.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+		ptr = ctypes.c_void_p.from_address(id(obj._sslobj) + 24).value
+		def feed():
+		    d = s.recv(65536)
+		    if not d:
+		        raise OSError("the tunnel closed")
+		    return d
+		def run(fn, *a):
+		    while True:
+		        try:
+		            r = fn(*a)
+		        except ssl.SSLWantReadError:
+		            r = None
+		        out = outb.read()
+		        if out:
+		            s.sendall(out)
+		        if r is not None:
+		            return r
+		        inb.write(feed())
+		try:
+		    try:
+		        obj.do_handshake()
+		    except ssl.SSLWantReadError:
+		        s.sendall(outb.read())
+		    d = feed()
+		    print("retry:", d[11:15].hex())
+		    libssl.SSL_ctrl(ptr, 55, 0, sni2.encode())
+		    inb.write(d)
+		    run(lambda: obj.do_handshake() or True)
+		    req = "GET /%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % (path, sni2)
+		    run(obj.write, req.encode())
+		    data = b""
+		    while b"\r\n\r\n" not in data or len(data) < 600:
+		        try:
+		            c = run(obj.read, 65536)
+		        except (OSError, ssl.SSLError):
+		            break
+		        if not c:
+		            break
+		        data += c
+		    print(data.decode("latin-1"))
+		except (OSError, ssl.SSLError) as e:
+		    print("tunnel:", e)
+		    sys.exit(1)
+	EOF
+}
+
+# hrr ARGS...: native code in ffmpeg through sbexec runs hrr.py ARGS.
+hrr() {
+	ff_ns() { in_ns "$BIN/ffmpeg" "$@"; }
+	rm -f payload.so
+	run attack ff_ns "run:/usr/bin/python3 hrr.py $*"
+}
+
+# Issue 31, finding 1: the proxy read only the first ClientHello. One
+# naming the allowed name drew a HelloRetryRequest, and the second,
+# naming admin.test, was relayed unread; the front end picked its host
+# again from it.
+@test "tunnel: a second ClientHello after a HelloRetryRequest naming another host is refused (native code), and the record says why" {
+	build_probes
+	write_hrr_py
+	tunnel_policy '"host"'
+	hrr www.sni.test "$HRR_PORT" admin.test secret.txt
+	assert_line 'retry: cf21ad74'
+	assert_output --partial "$TOKEN"
+	grep -q '^GET /secret.txt admin.test admin.test$' "$VHOST_LOG"
+	tunnel_policy "{\"allow\": [\"www.sni.test:$HRR_PORT\"],
+	  \"allowAddresses\": [\"127.0.0.2/32\"]}"
+	local before
+	before=$(hits "$VHOST_LOG")
+	hrr www.sni.test "$HRR_PORT" admin.test secret.txt
+	assert_line 'proxy: HTTP/1.1 200 Connection established'
+	assert_line 'retry: cf21ad74'
+	refute_output --partial "$TOKEN"
+	assert_equal "$(hits "$VHOST_LOG")" "$before"
+	assert_equal "$(net_sni)" '["admin.test", false]'
+	assert_equal "$(audit_get net 'r["reason"]')" '"a TLS server name that is not the CONNECT host, after a HelloRetryRequest"'
+	# The same name in both hellos passes: the retry is watched, not refused.
+	hrr www.sni.test "$HRR_PORT" www.sni.test public.txt
+	assert_line 'retry: cf21ad74'
+	assert_output --partial "PUBLIC www.sni.test"
+	assert_equal "$(net_sni)" '["www.sni.test", true]'
+}
+
+@test "tunnel: TLS 1.2 (its ServerHello and Certificate in plaintext) and TLS 1.3 both pass the watched handshake, with their byte counts" {
+	build_probes
+	write_tunnel_py
+	tunnel_policy "{\"allow\": [\"www.sni.test:$SNI_PORT\"],
+	  \"allowAddresses\": [\"127.0.0.2/32\"]}"
+	tunnel www.sni.test "$SNI_PORT" www.sni.test public.txt --tls12
+	assert_output --partial "PUBLIC www.sni.test"
+	assert_equal "$(net_sni)" '["www.sni.test", true]'
+	assert [ "$(audit_get net 'r["bytesDown"]')" -gt 600 ]
+	tunnel www.sni.test "$SNI_PORT" www.sni.test public.txt
+	assert_output --partial "PUBLIC www.sni.test"
+	assert [ "$(audit_get net 'r["bytesUp"]')" -gt 200 ]
 }
 
 @test "tunnel: plain http through a CONNECT to a plain-http port is refused: no GET with another Host, no pipelined POST (native code)" {
@@ -1022,6 +1157,96 @@ leak_host() {
 	# sbexec's own lines of the run count in the stream's bytes (the
 	# summary comes after the run).
 	assert [ "$(audit_get end 'r["stderrBytes"]')" -ge "$(head -n 16 <<<"$stderr" | wc -c)" ]
+}
+
+# Issue 31, finding 3: after 16 refusals, an allowed tunnel that ended in
+# a reset was counted as failed and not recorded, though it had carried
+# 60 KB up. A connection that moved bytes has its own record, whatever
+# came before it.
+@test "allow-list: after 17 refusals, an allowed tunnel that carried data and was reset has its own record with its bytes" {
+	cat >reset.py <<-'EOF'
+		import socket, ssl, struct, sys, time
+		port = int(sys.argv[1])
+		for i in range(17):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(b"GET http://evil.test/x?n=%d HTTP/1.1\r\nHost: evil.test\r\n\r\n" % i)
+		    while s.recv(4096):
+		        pass
+		s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		s.sendall(b"CONNECT media.test:%d HTTP/1.1\r\n\r\n" % port)
+		head = b""
+		while b"\r\n\r\n" not in head:
+		    head += s.recv(1)
+		ctx = ssl.create_default_context()
+		ctx.check_hostname = False
+		ctx.verify_mode = ssl.CERT_NONE
+		t = ctx.wrap_socket(s, server_hostname="media.test")
+		t.sendall(b"GET /clip.mp4 HTTP/1.1\r\nHost: media.test\r\nX-Pad: " + b"a" * 60000)
+		time.sleep(0.5)
+		t.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+		t.close()  # a reset, not a close
+	EOF
+	allow_policy "\"media.test:$TLS_PORT\""
+	mark_audit
+	run --separate-stderr in_ns "$SBEXEC" sh -c "/usr/bin/python3 reset.py $TLS_PORT"
+	[ "$status" -eq 0 ] || fail "reset.py: $stderr"
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" <<-'EOF'
+		import json, sys
+		recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]]
+		net = [r for r in recs if r["type"] == "net"]
+		tun = [r for r in net if r["method"] == "CONNECT"]
+		assert len(tun) == 1, net
+		t = tun[0]
+		assert t["allowed"] is True and t["sni"] == "media.test", t
+		assert t["bytesUp"] > 60000 and t["bytesDown"] > 0, t
+		assert t["connections"] == 1, t
+		assert net[-1]["reason"] == "1 more requests refused or failed, not recorded one by one", net[-1]
+		end = [r for r in recs if r["type"] == "end"][-1]
+		assert end["netRefused"] == 17, end
+	EOF
+}
+
+# The other way: one command made 2,581 allowed requests in 2 s, 1.2 MB
+# of audit. The first 64 that moved bytes are recorded one by one; past
+# them, one under 64 KiB is summed into one record with the count and
+# the bytes; a larger one still has its own.
+@test "allow-list: a burst of allowed requests: 64 recorded one by one, the small ones past them summed with their totals, a large one still on its own" {
+	head -c 100000 /dev/urandom >"$NET/media/big.bin"
+	cat >burst.py <<-'EOF'
+		import socket, sys
+		h = "media.test:" + sys.argv[1]
+		def ask(method, path):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(("%s http://%s/%s HTTP/1.1\r\nHost: %s\r\n\r\n"
+		               % (method, h, path, h)).encode())
+		    while s.recv(65536):
+		        pass
+		for i in range(100):
+		    ask("HEAD", "clip.mp4?n=%d" % i)
+		ask("GET", "big.bin")
+	EOF
+	allow_policy "\"media.test:$HTTP_PORT\""
+	mark_audit
+	run -0 --separate-stderr in_ns "$SBEXEC" sh -c "/usr/bin/python3 burst.py $HTTP_PORT"
+	assert_equal "$(grep -c 'network: 36 more connections under 64 KiB each' <<<"$stderr")" 1
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" <<-'EOF'
+		import json, sys
+		recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]]
+		net = [r for r in recs if r["type"] == "net"]
+		one = [r for r in net if r["connections"] == 1]
+		assert len(one) == 65, len(one)
+		assert all(r["allowed"] and r["bytesDown"] > 0 for r in one), one
+		assert one[-1]["target"].endswith("/big.bin") and one[-1]["bytesDown"] > 100000, one[-1]
+		summ = [r for r in net if r["connections"] > 1]
+		assert len(summ) == 1 and summ[0]["connections"] == 36, summ
+		s = summ[0]
+		assert s["allowed"] is True and s["method"] is None and s["host"] is None, s
+		per = one[0]
+		assert s["bytesUp"] >= 36 * (per["bytesUp"] - 10), (s, per)
+		assert s["bytesDown"] >= 36 * (per["bytesDown"] - 10), (s, per)
+		end = [r for r in recs if r["type"] == "end"][-1]
+		assert end["netRefused"] == 0, end
+	EOF
 }
 
 # ---- entries with a scheme, refused-request records (issue 23 items 2, 5)

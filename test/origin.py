@@ -13,7 +13,10 @@ URL. Every request line is appended to LOGFILE as "METHOD PATH HOST", and
 did (or never did) reach this origin. With --vhosts it is a front end of
 several names, as a CDN's is: the files of DIR/NAME/, NAME being the Host
 header (--vhosts host) or the TLS server name when there is one
-(--vhosts sni). With
+(--vhosts sni). The server name is the
+one of the last ClientHello: after a HelloRetryRequest, OpenSSL calls the
+callback again for the second. --curve P-256 makes that retry happen for
+a client whose first key share is X25519 (OpenSSL's default). With
 --port 0 the kernel picks the port; it is written to F once listening.
 Threaded; runs until killed.
 """
@@ -112,10 +115,13 @@ def main():
     p.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     p.add_argument("--log", default=os.devnull)
     p.add_argument("--vhosts", choices=("host", "sni"))
+    p.add_argument("--curve")
     ARGS = p.parse_args()
     if ARGS.tls:
         CONTEXT = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         CONTEXT.load_cert_chain(*ARGS.tls)
+        if ARGS.curve:  # the only group the server takes
+            CONTEXT.set_ecdh_curve(ARGS.curve)
         CONTEXT.sni_callback = lambda sock, name, ctx: setattr(
             sock, "sbx_sni", name)
     http.server.ThreadingHTTPServer.address_family = (

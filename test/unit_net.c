@@ -1,16 +1,16 @@
-/* unit_net.c: TAP unit test of netpolicy.c and proxyreq.c (DESIGN 11):
- * which resolved addresses the proxy refuses (IPv4 special ranges, IPv6
- * ones and the IPv6 forms that carry an IPv4 address), allowAddresses
- * re-allowing them, host patterns, schemes and default ports, host names
- * as a request spells them, the head the origin is sent, and what a
- * refused request leaves for its record. */
+/* unit_net.c: TAP unit test of net/netpolicy.c and net/proxyreq.c
+ * (DESIGN 11): which resolved addresses the proxy refuses (IPv4 special
+ * ranges, IPv6 ones and the IPv6 forms that carry an IPv4 address),
+ * allowAddresses re-allowing them, host patterns, schemes and default
+ * ports, host names as a request spells them, the head the origin is
+ * sent, and what a refused request leaves for its record. */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "netpolicy.h"
-#include "proxyreq.h"
+#include "net/netpolicy.h"
+#include "net/proxyreq.h"
 #include "tap.h"
 
 /* The class netpolicy_addr gives ADDR under NP ("" when allowed). */

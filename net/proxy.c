@@ -2,8 +2,7 @@
  * proxyreq.c), which passes the host rules, a lookup off the loop
  * (resolve.c) and the address check (netpolicy.c), before sbexec
  * connects to a checked address, never to the name again. Then bytes
- * are copied both ways through two bounded buffers; nothing here
- * blocks. A refusal is answered with an HTTP status the command can
+ * are copied both ways (flow.c); nothing here blocks. A refusal is answered with an HTTP status the command can
  * report; every connection that made a request ends in one audit record
  * ("type": "net"). */
 #include <arpa/inet.h>
@@ -18,37 +17,35 @@
 #include <unistd.h>
 
 #include "audit.h"
-#include "proxy.h"
-#include "proxyreq.h"
-#include "resolve.h"
-#include "tlshello.h"
+#include "net/flow.h"
+#include "net/proxy.h"
+#include "net/proxyreq.h"
+#include "net/resolve.h"
+#include "net/tunnel.h"
 #include "util.h"
 
-#define FLOW_SIZE (256 * 1024)	/* a pipe's capacity, each way */
 #define HEAD_TIMEOUT_MS 10000
 #define RESOLVE_TIMEOUT_MS 15000
 #define CONNECT_TIMEOUT_MS 10000
 #define IDLE_TIMEOUT_MS 120000
 #define REPLY_TIMEOUT_MS 5000
-/* A command can make refusals as fast as it connects: each run says and
- * records the first SAID_MAX one by one, then one summary with the
- * count; a target, which may be 8 KiB, is shown to SHOWN_MAX bytes. */
+/* A command can make requests as fast as it connects. A connection that
+ * moved no byte to or from an origin (a refusal, a failed connect) is
+ * said and recorded one by one for the first SAID_MAX of a run, then
+ * only counted. One that moved bytes is recorded one by one for the
+ * first CARRIED_MAX, and past them whenever it moved BIG_BYTES or more;
+ * the small ones past them are summed (count and bytes) into one record
+ * at the end, so the audit grows by at most one record per BIG_BYTES
+ * moved. A target, which may be 8 KiB, is shown to SHOWN_MAX bytes. */
 #define SAID_MAX 16
+#define CARRIED_MAX 64
+#define BIG_BYTES (64 * 1024)
 #define SHOWN_MAX 200
 
-/* C_HELLO: a CONNECT tunnel answered "200", relaying nothing until its
- * first record is a ClientHello for the CONNECT host (tlshello.c). */
+/* C_HELLO: a CONNECT tunnel answered "200", whose plaintext handshake
+ * is read both ways (tunnel.c) until the server's ServerHello. */
 enum cstate {
 	C_FREE, C_HEAD, C_RESOLVE, C_CONNECT, C_HELLO, C_RELAY, C_REPLY
-};
-
-/* One direction: a pipe that splice(2) moves the bytes through, from
- * one socket to the other, never copied into sbexec. */
-struct flow {
-	int rd, wr;
-	size_t len;		/* in the pipe, not yet written on */
-	size_t cap;		/* the pipe's capacity */
-	int eof;
 };
 
 struct conn {
@@ -59,18 +56,15 @@ struct conn {
 	size_t head_len;
 	int parsed;		/* a request line was read: it is recorded */
 	struct proxy_req req;
-	unsigned char *hello;	/* C_HELLO: the tunnel's first bytes */
-	size_t hello_len;
-	char sni[HOST_MAX + 1];	/* the server name the hello sent */
+	struct tunnel t;	/* C_HELLO: the watched handshake */
+	char sni[HOST_MAX + 1];	/* the server name the hellos sent */
 	struct answer ans;	/* the checked addresses */
 	int next;		/* the one to try next */
 	char address[INET6_ADDRSTRLEN];
-	struct flow up, down;
+	struct relay r;		/* the bytes both ways, once connected */
 	char *out;		/* a refusal being answered */
 	size_t out_off, out_len;
-	int discard;		/* GET: bytes after the head are dropped */
-	int up_shut;
-	long long deadline, bytes_up, bytes_down;
+	long long deadline;
 	char *reason, *error;	/* refused; failed once allowed */
 	int quiet;		/* a refusal past SAID_MAX: counted only */
 };
@@ -86,6 +80,9 @@ struct proxy {
 	int lfd, rd, wr;
 	int failed;
 	long refusals;		/* refused or failed requests, all told */
+	long unrecorded;	/* of those, moved nothing, past SAID_MAX */
+	long carried;		/* connections that moved bytes */
+	struct audit_net summed;	/* the small ones past CARRIED_MAX */
 	struct conn c[PROXY_CONNS];
 	struct slot map[PROXY_FDS];
 	size_t nmap;
@@ -105,7 +102,7 @@ struct proxy *proxy_start(const struct netpolicy *np, int listen_fd,
 	px->wr = p[1];
 	for (int i = 0; i < PROXY_CONNS; i++)
 		px->c[i] = (struct conn){ .cfd = -1, .ufd = -1,
-		    .up = { -1, -1, 0, 0, 0 }, .down = { -1, -1, 0, 0, 0 } };
+		    .r = RELAY_INIT };
 	return px;
 }
 
@@ -116,32 +113,10 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static int flow_open(struct flow *f)
-{
-	int p[2];
-
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
-		return -1;
-	fcntl(p[1], F_SETPIPE_SZ, FLOW_SIZE);
-	f->rd = p[0];
-	f->wr = p[1];
-	f->cap = (size_t)fcntl(p[1], F_GETPIPE_SZ);
-	return 0;
-}
-
-static void flow_close(struct flow *f)
-{
-	close_fd(&f->rd);
-	close_fd(&f->wr);
-}
-
 /* Bytes of sbexec's own into an empty pipe (at most a page or two). */
-static int flow_put(struct flow *f, const char *buf, size_t len)
+static int put_all(struct flow *f, const void *buf, size_t len)
 {
-	if (len > 0 && write(f->wr, buf, len) != (ssize_t)len)
-		return -1;
-	f->len += len;
-	return 0;
+	return flow_put(f, buf, len) == (long)len ? 0 : -1;
 }
 
 /* S as a line or a record shows it: a longer one cut, with its length. */
@@ -166,10 +141,30 @@ static char *printable(char *s)
 	return s;
 }
 
-/* One more refused or failed request: is it said and recorded? */
+/* One more refused or failed request: is it said? */
 static void count_refusal(struct proxy *px, struct conn *c)
 {
 	c->quiet = ++px->refusals > SAID_MAX;
+}
+
+/* Is C, which made a request, recorded on its own? Else it is counted,
+ * or summed. */
+static int recorded(struct proxy *px, struct conn *c)
+{
+	long long up = c->r.bytes_up, down = c->r.bytes_down;
+
+	if (up == 0 && down == 0) {
+		if (c->error != NULL && c->reason == NULL)
+			count_refusal(px, c);	/* failed: never said */
+		px->unrecorded += c->quiet;
+		return !c->quiet;
+	}
+	if (++px->carried <= CARRIED_MAX || up + down >= BIG_BYTES)
+		return 1;
+	px->summed.connections++;
+	px->summed.bytes_up += up;
+	px->summed.bytes_down += down;
+	return 0;
 }
 
 static void record(struct proxy *px, struct conn *c)
@@ -180,13 +175,11 @@ static void record(struct proxy *px, struct conn *c)
 		.address = c->address[0] ? c->address : NULL,
 		.sni = c->sni[0] ? c->sni : NULL,
 		.reason = shown(c->reason), .error = shown(c->error),
-		.port = c->req.port, .bytes_up = c->bytes_up,
-		.bytes_down = c->bytes_down,
+		.port = c->req.port, .bytes_up = c->r.bytes_up,
+		.bytes_down = c->r.bytes_down,
 	};
 
-	if (c->parsed && c->error != NULL && c->reason == NULL)
-		count_refusal(px, c);	/* failed: recorded, never said */
-	if (c->parsed && !c->quiet && audit_net(&n) < 0)
+	if (c->parsed && recorded(px, c) && audit_net(&n) < 0)
 		px->failed = 1;
 	free((char *)n.target);
 	free((char *)n.reason);
@@ -200,14 +193,13 @@ static void conn_close(struct proxy *px, struct conn *c)
 	close_fd(&c->ufd);
 	proxy_req_free(&c->req);
 	free(c->head);
-	free(c->hello);
-	flow_close(&c->up);
-	flow_close(&c->down);
+	tunnel_free(&c->t);
+	relay_close(&c->r);
 	free(c->out);
 	free(c->reason);
 	free(c->error);
 	*c = (struct conn){ .gen = c->gen + 1, .cfd = -1, .ufd = -1,
-	    .up = { -1, -1, 0, 0, 0 }, .down = { -1, -1, 0, 0, 0 } };
+	    .r = RELAY_INIT };
 }
 
 /* Answer STATUS with WHY and close once it is written. */
@@ -388,31 +380,49 @@ static void name_address(struct conn *c, const struct sockaddr_storage *ss)
 	inet_ntop(ss->ss_family, a, c->address, sizeof(c->address));
 }
 
-static int drain(struct flow *f, int fd);
+/* ---- copying */
 
-/* The tunnel's first bytes so far: relayed once they are a ClientHello
- * for the CONNECT host, then the copying starts. */
-static void hello_step(struct proxy *px, struct conn *c)
+static void on_relay(struct proxy *px, struct conn *c)
 {
-	const char *why;
-	int rc = tls_hello_check(c->hello, c->hello_len, c->req.host, c->sni,
-	    &why);
+	int rc = relay_move(&c->r, c->cfd, c->ufd);
 
-	if (rc == HELLO_MORE)
-		return;
-	if (rc < 0) {
-		refuse_tunnel(px, c, xstrdup(why));
-		return;
-	}
-	if (flow_put(&c->up, (const char *)c->hello, c->hello_len) < 0) {
-		c->error = xstrdup("the ClientHello could not be queued");
+	if (rc < 0 && c->error == NULL)
+		c->error = xasprintf("%s", strerror(errno));
+	if (rc != 0) {
 		conn_close(px, c);
 		return;
 	}
-	free(c->hello);
-	c->hello = NULL;
-	c->st = C_RELAY;
 	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
+}
+
+/* C_HELLO: a step of the watched handshake; the copying starts once
+ * the server's ServerHello has passed. */
+static void hello_step(struct proxy *px, struct conn *c)
+{
+	int rc;
+
+	errno = 0;
+	rc = tunnel_step(&c->t, &c->r, c->cfd, c->ufd, c->req.host, c->sni);
+	if (rc == TUNNEL_REFUSED) {
+		refuse_tunnel(px, c, c->t.w.retries > 0 ? xasprintf("%s, after "
+		    "a HelloRetryRequest", c->t.why) : xstrdup(c->t.why));
+		return;
+	}
+	if (rc == TUNNEL_GONE) {
+		if (c->t.why != NULL)
+			c->error = xstrdup(c->t.why);
+		else if (errno != 0 && errno != EAGAIN)
+			c->error = xasprintf("%s", strerror(errno));
+		conn_close(px, c);
+		return;
+	}
+	if (c->t.w.hellos > 0)
+		c->deadline = now_ms() + IDLE_TIMEOUT_MS;
+	if (rc == TUNNEL_DONE) {
+		tunnel_free(&c->t);
+		c->st = C_RELAY;
+		on_relay(px, c);
+	}
 }
 
 /* After a CONNECT the command gets "200", and what followed its head is
@@ -425,50 +435,23 @@ static void established(struct proxy *px, struct conn *c)
 
 	c->st = C_RELAY;
 	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
-	if (flow_open(&c->up) < 0 || flow_open(&c->down) < 0) {
+	if (relay_open(&c->r) < 0) {
 		fail(c, 502, xasprintf("pipe: %s", strerror(errno)));
 		return;
 	}
-	c->discard = !c->req.connect;
+	c->r.discard = !c->req.connect;
 	if (!c->req.connect) {
-		if (flow_put(&c->up, c->req.head, c->req.head_len) < 0)
+		if (put_all(&c->r.up, c->req.head, c->req.head_len) < 0)
 			fail(c, 502, xstrdup("the request could not be queued"));
 		return;
 	}
-	if (flow_put(&c->down, ok, sizeof(ok) - 1) < 0) {
+	if (put_all(&c->r.down, ok, sizeof(ok) - 1) < 0) {
 		fail(c, 502, xstrdup("the answer could not be queued"));
 		return;
 	}
 	c->st = C_HELLO;
 	c->deadline = now_ms() + HEAD_TIMEOUT_MS;
-	c->hello = xmalloc(RECORD_MAX);
-	c->hello_len = c->head_len - end < RECORD_MAX ? c->head_len - end :
-	    RECORD_MAX;
-	memcpy(c->hello, c->head + end, c->hello_len);
-	hello_step(px, c);
-}
-
-/* C_HELLO: the "200" out, the hello in. */
-static void on_hello(struct proxy *px, struct conn *c, short ev)
-{
-	ssize_t n;
-
-	if ((ev & POLLOUT) && c->down.len > 0 && drain(&c->down, c->cfd) < 0) {
-		c->error = xasprintf("%s", strerror(errno));
-		conn_close(px, c);
-		return;
-	}
-	if (!(ev & (POLLIN | POLLHUP | POLLERR)))
-		return;
-	n = read(c->cfd, c->hello + c->hello_len, RECORD_MAX - c->hello_len);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n <= 0) {
-		c->error = xstrdup("the tunnel closed before its ClientHello");
-		conn_close(px, c);
-		return;
-	}
-	c->hello_len += (size_t)n;
+	tunnel_start(&c->t, c->head + end, c->head_len - end);
 	hello_step(px, c);
 }
 
@@ -569,88 +552,6 @@ static void on_answers(struct proxy *px)
 	}
 }
 
-/* ---- copying */
-
-static int fill(struct flow *f, int fd, int discard)
-{
-	char scratch[4096];
-	ssize_t n = discard ? read(fd, scratch, sizeof(scratch)) :
-	    splice(fd, NULL, f->wr, NULL, f->cap - f->len,
-	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -1;
-	if (n == 0)
-		f->eof = 1;
-	else if (!discard)
-		f->len += (size_t)n;
-	return (int)n;
-}
-
-static int drain(struct flow *f, int fd)
-{
-	ssize_t n = splice(f->rd, NULL, fd, NULL, f->len,
-	    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -1;
-	f->len -= (size_t)n;
-	return (int)n;
-}
-
-#define MOVES_MAX 8	/* rounds per wake-up: then the loop's turn */
-
-/* Move what is ready both ways, until nothing moves: fewer wake-ups per
- * byte than one splice per poll. Returns -1 on an error of either side. */
-static int relay(struct conn *c)
-{
-	int n, moved = 1;
-
-	for (int round = 0; moved && round < MOVES_MAX; round++) {
-		moved = 0;
-		if (!c->up.eof && c->up.len < c->up.cap) {
-			if ((n = fill(&c->up, c->cfd, c->discard)) < 0)
-				return -1;
-			moved |= n > 0 || c->up.eof;
-		}
-		if (c->up.len > 0) {
-			if ((n = drain(&c->up, c->ufd)) < 0)
-				return -1;
-			c->bytes_up += n;
-			moved |= n > 0;
-		}
-		if (!c->down.eof && c->down.len < c->down.cap) {
-			if ((n = fill(&c->down, c->ufd, 0)) < 0)
-				return -1;
-			c->bytes_down += n;
-			moved |= n > 0 || c->down.eof;
-		}
-		if (c->down.len > 0) {
-			if ((n = drain(&c->down, c->cfd)) < 0)
-				return -1;
-			moved |= n > 0;
-		}
-	}
-	return 0;
-}
-
-static void on_relay(struct proxy *px, struct conn *c)
-{
-	if (relay(c) < 0) {
-		if (c->error == NULL)
-			c->error = xasprintf("%s", strerror(errno));
-		conn_close(px, c);
-		return;
-	}
-	c->deadline = now_ms() + IDLE_TIMEOUT_MS;
-	if (c->up.eof && c->up.len == 0 && !c->up_shut) {
-		shutdown(c->ufd, SHUT_WR);
-		c->up_shut = 1;
-	}
-	if (c->down.eof && c->down.len == 0)
-		conn_close(px, c);
-}
-
 static void on_reply(struct proxy *px, struct conn *c, short ev)
 {
 	ssize_t n = 0;
@@ -687,13 +588,9 @@ static void watch_conn(struct proxy *px, struct pollfd *p, int i)
 	if (c->st == C_CONNECT)
 		uev = POLLOUT;
 	if (c->st == C_HELLO)
-		cev = (short)(POLLIN | (c->down.len > 0 ? POLLOUT : 0));
-	if (c->st == C_RELAY) {
-		cev = (short)((c->up.len < c->up.cap && !c->up.eof ? POLLIN :
-		    0) | (c->down.len > 0 ? POLLOUT : 0));
-		uev = (short)((c->down.len < c->down.cap && !c->down.eof ?
-		    POLLIN : 0) | (c->up.len > 0 ? POLLOUT : 0));
-	}
+		tunnel_events(&c->t, &c->r, &cev, &uev);
+	if (c->st == C_RELAY)
+		relay_events(&c->r, &cev, &uev);
 	watch(px, p, c->cfd, cev, (struct slot){ i, c->gen });
 	watch(px, p, c->ufd, uev, (struct slot){ i, c->gen });
 }
@@ -721,7 +618,7 @@ static void on_event(struct proxy *px, const struct slot *s, short ev)
 	else if (c->st == C_CONNECT)
 		on_connect(px, c);
 	else if (c->st == C_HELLO)
-		on_hello(px, c, ev);
+		hello_step(px, c);
 	else if (c->st == C_RELAY)
 		on_relay(px, c);
 	else if (c->st == C_REPLY)
@@ -740,9 +637,9 @@ static void on_deadline(struct proxy *px, struct conn *c)
 	else if (c->st == C_HEAD && c->head_len > 0)
 		refuse(px, c, 400, xstrdup("the request head did not arrive "
 		    "in time"));
-	else if (c->st == C_HELLO)
+	else if (c->st == C_HELLO && c->t.w.hellos == 0)
 		refuse_tunnel(px, c, xstrdup("no ClientHello in time"));
-	else if (c->st == C_RELAY && c->error == NULL)
+	else if ((c->st == C_RELAY || c->st == C_HELLO) && c->error == NULL)
 		c->error = xstrdup("idle for too long"), conn_close(px, c);
 	else
 		conn_close(px, c);
@@ -790,9 +687,9 @@ int proxy_failed(const struct proxy *px)
 /* The refusals past SAID_MAX, said and recorded once. */
 static void summary(struct proxy *px)
 {
-	long more = px->refusals - SAID_MAX;
+	long more = px->unrecorded;
 	char *why;
-	struct audit_net n = { 0 };
+	struct audit_net n = { .connections = more };
 
 	if (more <= 0)
 		return;
@@ -806,6 +703,19 @@ static void summary(struct proxy *px)
 	free(why);
 }
 
+/* The small connections past CARRIED_MAX, summed in one record. */
+static void summed(struct proxy *px)
+{
+	if (px->summed.connections == 0)
+		return;
+	warnx("%s: network: %ld more connections under %d KiB each, "
+	    "%lld bytes up and %lld down, recorded as one", px->name,
+	    px->summed.connections, BIG_BYTES / 1024, px->summed.bytes_up,
+	    px->summed.bytes_down);
+	if (audit_net(&px->summed) < 0)
+		px->failed = 1;
+}
+
 long proxy_stop(struct proxy *px)
 {
 	long refusals;
@@ -814,6 +724,7 @@ long proxy_stop(struct proxy *px)
 		if (px->c[i].st != C_FREE)
 			conn_close(px, &px->c[i]);
 	summary(px);
+	summed(px);
 	refusals = px->refusals;
 	close_fd(&px->lfd);
 	free(px);

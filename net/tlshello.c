@@ -3,9 +3,11 @@
  * one of them, or none, or hides it (Encrypted Client Hello), would
  * carry the request past the allow-list, and so would anything that is
  * not TLS at all (a plain-http request through a tunnel escapes the
- * GET rules). Only the first record is read: a hello split across
- * records, which no common client sends below 16 KiB, is refused
- * rather than reassembled. The syntax is RFC 8446 4.1.2 and RFC 6066 3. */
+ * GET rules). One record is read here: a hello split across records,
+ * which no common client sends below 16 KiB, is refused rather than
+ * reassembled; what follows it is tlswatch.c's to check (the second
+ * hello a HelloRetryRequest draws goes through here again). The syntax
+ * is RFC 8446 4.1.2 and RFC 6066 3. */
 #include <string.h>
 
 #include "tlshello.h"
