@@ -995,7 +995,6 @@ write_hrr_py() {
 # hrr ARGS...: native code in ffmpeg through sbexec runs hrr.py ARGS.
 hrr() {
 	ff_ns() { in_ns "$BIN/ffmpeg" "$@"; }
-	rm -f payload.so
 	run attack ff_ns "run:/usr/bin/python3 hrr.py $*"
 }
 
