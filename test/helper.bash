@@ -70,14 +70,16 @@ container_bin() {
 # a comma) appended to the top-level object. $XDIR or $BATS_FILE_TMPDIR, where
 # build_probes puts the probes and the payload, is an executable tree
 # (execPaths): the containment suites need native code inside, which
-# no writable directory may give them (DESIGN 13).
+# no writable directory may give them (DESIGN 13). XDIR set but empty:
+# none (a user's runs cannot walk bats's 0700 directories, and sbexec
+# refuses a tree it cannot check).
 policy() {
-	local backend=
+	local backend= x=${XDIR-$BATS_FILE_TMPDIR} trees=
 	[ -z "${SBEXEC_BACKEND:-}" ] ||
 		backend=", \"sandbox\": \"$SBEXEC_BACKEND\""
+	[ -z "$x" ] || trees="\"execPaths\": [\"$x\"],"
 	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\",
-	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": \"/bin/sh\"},
-	  \"execPaths\": [\"${XDIR:-$BATS_FILE_TMPDIR}\"],
+	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": \"/bin/sh\"}, $trees
 	  \"audit\": \"$AUDIT\" $backend ${1:-}}"
 }
 
