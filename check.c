@@ -67,13 +67,18 @@ static void print_families(const struct policy *pol)
  * draws a second) names the host it was opened for, but sbexec
  * does not see the Host header inside, so an allowed name's front end
  * may serve others; a denied name is looked up, and refuses any name
- * that shares an address with it, unless it is a wildcard. */
+ * that shares an address with it in that lookup, unless it is a
+ * wildcard; at another address its front end still serves it in an
+ * allowed name's tunnel (issue 31). */
 static const char *host_note(const struct host_rule *r, int deny)
 {
 	if (deny)
 		return r->wildcard ? "by name only: a wildcard has no address "
-		    "to look up" : "and every allowed name that shares an "
-		    "address with it";
+		    "to look up; an allowed name's https tunnel can still "
+		    "reach it by its Host header" : "and every allowed name "
+		    "that shares an address with it in the same lookup; at "
+		    "another address, an allowed name's https tunnel can "
+		    "still reach it by its Host header";
 	return r->wildcard ? "every name below it, and whatever their front "
 	    "ends serve under any Host header" : NULL;
 }

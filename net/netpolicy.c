@@ -271,6 +271,9 @@ static const struct range v4[] = {
 	{ { 10 }, 8, "private" },
 	{ { 100, 64 }, 10, "shared (CGNAT)" },
 	{ { 127 }, 8, "loopback" },
+	/* Azure's WireServer: every Azure VM reaches it, a public address
+	 * that hands out the VM's configuration (an SSRF target). */
+	{ { 168, 63, 129, 16 }, 32, "cloud platform (Azure WireServer)" },
 	{ { 169, 254 }, 16, "link-local" },
 	{ { 172, 16 }, 12, "private" },
 	{ { 192, 0, 0 }, 24, "reserved (IETF)" },

@@ -30,9 +30,11 @@
 #define IDLE_TIMEOUT_MS 120000
 #define REPLY_TIMEOUT_MS 5000
 /* A command can make requests as fast as it connects. A connection that
- * moved no byte to or from an origin (a refusal, a failed connect) is
- * said and recorded one by one for the first SAID_MAX of a run, then
- * only counted. One that moved bytes is recorded one by one for the
+ * moved no byte to or from an origin (a refusal, a failed connect, an
+ * allowed one that ended first) is recorded one by one, a refusal said
+ * too, for the first SAID_MAX of a run, all kinds together; past them a
+ * refused or failed one is only counted, an allowed one summed with the
+ * small ones below. One that moved bytes is recorded one by one for the
  * first CARRIED_MAX, and past them whenever it moved BIG_BYTES or more;
  * the small ones past them are summed (count and bytes) into one record
  * at the end, so the audit grows by at most one record per BIG_BYTES
@@ -80,7 +82,8 @@ struct proxy {
 	int lfd, rd, wr;
 	int failed;
 	long refusals;		/* refused or failed requests, all told */
-	long unrecorded;	/* of those, moved nothing, past SAID_MAX */
+	long nothing;		/* requests that moved nothing, all kinds */
+	long unrecorded;	/* refused or failed, past SAID_MAX */
 	long carried;		/* connections that moved bytes */
 	struct audit_net summed;	/* the small ones past CARRIED_MAX */
 	struct conn c[PROXY_CONNS];
@@ -144,7 +147,20 @@ static char *printable(char *s)
 /* One more refused or failed request: is it said? */
 static void count_refusal(struct proxy *px, struct conn *c)
 {
-	c->quiet = ++px->refusals > SAID_MAX;
+	px->refusals++;
+	c->quiet = ++px->nothing > SAID_MAX;
+}
+
+/* An allowed request that ended before a byte moved (the command left
+ * during the lookup or the connect, the origin closed at once) is as
+ * cheap to make as a refusal: within SAID_MAX it has its record, past
+ * it it is summed with the small connections. */
+static int empty_recorded(struct proxy *px)
+{
+	if (++px->nothing <= SAID_MAX)
+		return 1;
+	px->summed.connections++;
+	return 0;
 }
 
 /* Is C, which made a request, recorded on its own? Else it is counted,
@@ -154,7 +170,9 @@ static int recorded(struct proxy *px, struct conn *c)
 	long long up = c->r.bytes_up, down = c->r.bytes_down;
 
 	if (up == 0 && down == 0) {
-		if (c->error != NULL && c->reason == NULL)
+		if (c->error == NULL && c->reason == NULL)
+			return empty_recorded(px);
+		if (c->reason == NULL)
 			count_refusal(px, c);	/* failed: never said */
 		px->unrecorded += c->quiet;
 		return !c->quiet;
@@ -703,7 +721,8 @@ static void summary(struct proxy *px)
 	free(why);
 }
 
-/* The small connections past CARRIED_MAX, summed in one record. */
+/* The small connections past CARRIED_MAX, and the allowed ones that
+ * moved nothing past SAID_MAX, summed in one record. */
 static void summed(struct proxy *px)
 {
 	if (px->summed.connections == 0)

@@ -7,7 +7,8 @@
  * a tunnel: an allowed name's front end may serve a denied one. So the
  * denied names are looked up too, and an address they share with the
  * requested name refuses it ("deny wins" by address as well as by
- * name). */
+ * name). A front end that answers the two names at different addresses
+ * still serves the denied one: that needs reading inside TLS. */
 #include <netdb.h>
 #include <pthread.h>
 #include <stdio.h>

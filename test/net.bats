@@ -30,6 +30,11 @@
 #       secret.txt hold $TOKEN; requests logged in $VHOST_LOG.
 #   vault.cdn.test -> 127.0.0.3: test/origin.py over $NET/media on
 #       HTTP_PORT, a cdn.test name on an address of its own.
+#   www.edge.test -> 127.0.0.4, secret.edge.test -> 127.0.0.5: one front
+#       end that routes by the Host header on both addresses, as a CDN
+#       answers each name with its own edges: https on EDGE_TLS_PORT,
+#       plain http on EDGE_HTTP_PORT ($NET/vhosts); secret.edge.test's
+#       secret.txt holds $TOKEN; requests logged in $VHOST_LOG.
 #
 # Every attack is first shown to WORK through sbexec with "network":
 # "host" (the request reaches the internal service: the token or a line
@@ -124,6 +129,8 @@ net_hosts() {
 		127.0.0.2 admin.test
 		127.0.0.2 secret.cdn.test
 		127.0.0.3 vault.cdn.test
+		127.0.0.4 www.edge.test
+		127.0.0.5 secret.edge.test
 	EOF
 }
 
@@ -166,13 +173,15 @@ make_media() {
 	printf '1\n00:00:00,000 --> 00:00:01,000\n%s\n\n' "$TOKEN" >"$i/secret.txt"
 	cp "$i/secret.txt" "$i/latest/meta-data"
 	cp "$m/clip.mp4" "$m"/seg*.ts "$i/"
-	for h in www.sni.test admin.test www.cdn.test secret.cdn.test; do
+	for h in www.sni.test admin.test www.cdn.test secret.cdn.test \
+		www.edge.test secret.edge.test; do
 		mkdir -p "$NET/vhosts/$h"
 		printf '1\n00:00:00,000 --> 00:00:01,000\nPUBLIC %s\n\n' "$h" \
 			>"$NET/vhosts/$h/public.txt"
 	done
 	cp "$i/secret.txt" "$NET/vhosts/admin.test/"
 	cp "$i/secret.txt" "$NET/vhosts/secret.cdn.test/"
+	cp "$i/secret.txt" "$NET/vhosts/secret.edge.test/"
 }
 
 # start_origin NAME BIND PORT ROOT LOG [--tls CERT KEY] (setup_file):
@@ -214,7 +223,24 @@ start_origins() {
 	SNI_PORT=$(cat "$NET/sni.port")
 	FRONT_PORT=$(cat "$NET/front.port")
 	HRR_PORT=$(cat "$NET/hrr.port")
+	start_edge
 	export HTTP_PORT TLS_PORT SNI_PORT FRONT_PORT HRR_PORT
+}
+
+# start_edge (setup_file): the front end of www.edge.test and
+# secret.edge.test, on the address of each, https and plain http.
+start_edge() {
+	local tls=(--tls "$NET/cert.pem" "$NET/key.pem")
+	start_origin edge 127.0.0.4 0 "$NET/vhosts" "$VHOST_LOG" "${tls[@]}" \
+		--vhosts host
+	EDGE_TLS_PORT=$(cat "$NET/edge.port")
+	start_origin edge2 127.0.0.5 "$EDGE_TLS_PORT" "$NET/vhosts" \
+		"$VHOST_LOG" "${tls[@]}" --vhosts host
+	start_origin edgeh 127.0.0.4 0 "$NET/vhosts" "$VHOST_LOG" --vhosts host
+	EDGE_HTTP_PORT=$(cat "$NET/edgeh.port")
+	start_origin edgeh2 127.0.0.5 "$EDGE_HTTP_PORT" "$NET/vhosts" \
+		"$VHOST_LOG" --vhosts host
+	export EDGE_TLS_PORT EDGE_HTTP_PORT
 }
 
 # host_policy, none_policy: the test policy with network "host" or the
@@ -1083,6 +1109,47 @@ leak_host() {
 		-headers "Host: $2"$'\r\n' -i "$3" -f srt -
 }
 
+# Issue 31, finding 2: deny by address holds only where the denied and
+# the allowed name share an address in that lookup. A front end that
+# answers each name at its own address, as a CDN does, serves the denied
+# name through an allowed name's https tunnel under a Host header naming
+# it: sbexec cannot read inside TLS. Over plain http the origin gets the
+# URI's Host, never the command's. This test pins both halves of the
+# sentence in SECURITY.md and sbexec.json(5).
+@test "tunnel: a denied name its front end answers at another address passes in an allowed name's https tunnel by its Host header (not enforced); over plain http the origin gets the URI's Host (enforced)" {
+	local https="https://www.edge.test:$EDGE_TLS_PORT/secret.txt"
+	local http="http://www.edge.test:$EDGE_HTTP_PORT/secret.txt"
+	# The control: without sbexec, the Host header picks the denied
+	# name's secret at the allowed name's address, both ways.
+	run leak_host ffmpeg secret.edge.test "$https"
+	assert_output --partial "$TOKEN"
+	run leak_host ffmpeg secret.edge.test "$http"
+	assert_output --partial "$TOKEN"
+	allow_policy "\"www.edge.test:$EDGE_TLS_PORT\", \"www.edge.test:$EDGE_HTTP_PORT\"" \
+		'"127.0.0.4/32", "127.0.0.5/32"' '"secret.edge.test"'
+	# Enforced: the denied name itself, by name.
+	mark_audit
+	run leak "$BIN/ffmpeg" "https://secret.edge.test:$EDGE_TLS_PORT/secret.txt"
+	assert_command_failed
+	refute_output --partial "$TOKEN"
+	assert_refused secret.edge.test
+	# Enforced: plain http, where the origin gets the URI's Host.
+	mark_audit
+	run leak_host "$BIN/ffmpeg" secret.edge.test "$http"
+	assert_command_failed
+	refute_output --partial "$TOKEN"
+	assert_equal "$(tail -n 1 "$VHOST_LOG")" "GET /secret.txt www.edge.test:$EDGE_HTTP_PORT"
+	# Not enforced: https, the Host header inside the allowed name's
+	# tunnel, at an address the denied name does not have.
+	mark_audit
+	run leak_host "$BIN/ffmpeg" secret.edge.test "$https"
+	assert_success
+	assert_output --partial "$TOKEN"
+	assert_allowed www.edge.test "$EDGE_TLS_PORT"
+	run audit_get net '[r["host"], r["address"], r["sni"], r["allowed"]]'
+	assert_output '["www.edge.test", "127.0.0.4", "www.edge.test", true]'
+}
+
 # ---------------------------------------------------- backend and --check
 
 @test "the Landlock backend refuses a network object: exit 125, one line" {
@@ -1111,8 +1178,8 @@ leak_host() {
 	run -0 sbx --check
 	assert_line "  allow      media.test:$HTTP_PORT"
 	assert_line '  allow      *.cdn.test (every name below it, and whatever their front ends serve under any Host header)'
-	assert_line '  deny       www.cdn.test (and every allowed name that shares an address with it)'
-	assert_line '  deny       *.ads.test (by name only: a wildcard has no address to look up)'
+	assert_line '  deny       www.cdn.test (and every allowed name that shares an address with it in the same lookup; at another address, an allowed name'"'"'s https tunnel can still reach it by its Host header)'
+	assert_line '  deny       *.ads.test (by name only: a wildcard has no address to look up; an allowed name'"'"'s https tunnel can still reach it by its Host header)'
 	assert_output --partial "a tunnel carries only TLS naming its host"
 	assert_output --partial 127.0.0.2/32
 	assert_output --partial 10.9.0.0/16
@@ -1243,6 +1310,41 @@ leak_host() {
 		per = one[0]
 		assert s["bytesUp"] >= 36 * (per["bytesUp"] - 10), (s, per)
 		assert s["bytesDown"] >= 36 * (per["bytesDown"] - 10), (s, per)
+		end = [r for r in recs if r["type"] == "end"][-1]
+		assert end["netRefused"] == 0, end
+	EOF
+}
+
+# An allowed request that ends before a byte moves (here: an origin that
+# closes at once) is as cheap as a refusal; it was recorded one by one
+# without bound. It shares the refusals' 16 records, then is summed.
+@test "allow-list: allowed requests that moved nothing: 16 recorded one by one, the rest summed in one record, none counted as refused" {
+	recorder tcp
+	cat >empty.py <<-'EOF'
+		import socket, sys
+		for i in range(30):
+		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+		    s.sendall(b"CONNECT evil.test:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
+		    while s.recv(4096):
+		        pass
+	EOF
+	allow_policy "\"evil.test:$REC_PORT\"" '"127.0.0.1/32"'
+	mark_audit
+	run -0 --separate-stderr in_ns "$SBEXEC" sh -c "/usr/bin/python3 empty.py $REC_PORT"
+	assert_equal "$(recorded)" 150
+	assert_equal "$(grep -c 'network: 14 more connections under 64 KiB each, 0 bytes up and 0 down' <<<"$stderr")" 1
+	"$PYTHON" - "$AUDIT" "$AUDIT_MARK" <<-'EOF'
+		import json, sys
+		recs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[int(sys.argv[2]):]]
+		net = [r for r in recs if r["type"] == "net"]
+		assert len(net) == 17, net
+		for r in net[:16]:
+		    assert r["allowed"] is True and r["host"] == "evil.test", r
+		    assert r["error"] is None and r["connections"] == 1, r
+		    assert r["bytesUp"] == 0 and r["bytesDown"] == 0, r
+		s = net[16]
+		assert s["allowed"] is True and s["host"] is None and s["connections"] == 14, s
+		assert s["bytesUp"] == 0 and s["bytesDown"] == 0, s
 		end = [r for r in recs if r["type"] == "end"][-1]
 		assert end["netRefused"] == 0, end
 	EOF

@@ -81,6 +81,7 @@ static void ranges(void)
 		{ "10.255.255.255", "private" },
 		{ "100.127.0.1", "shared (CGNAT)" },
 		{ "127.255.0.1", "loopback" },
+		{ "168.63.129.16", "cloud platform (Azure WireServer)" },
 		{ "169.254.169.254", "link-local" },
 		{ "172.20.0.1", "private" },
 		{ "192.0.0.170", "reserved (IETF)" },
@@ -118,6 +119,43 @@ static void ranges(void)
 	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
 		snprintf(name, sizeof(name), "%s is refused as %s", t[i].addr,
 		    t[i].what);
+		ok(strcmp(addr_class(&none, t[i].addr), t[i].what) == 0, name);
+	}
+}
+
+/* The metadata and platform endpoints of the major clouds (issue 31):
+ * each is refused, most by a range above, Azure's WireServer by its own
+ * entry; the provider beside each is the one that documents it. */
+static void clouds(void)
+{
+	static const struct { const char *addr, *what, *cloud; } t[] = {
+		{ "169.254.169.254", "link-local", "AWS, Azure, GCP, Oracle, "
+		    "DigitalOcean, Hetzner, OpenStack, Huawei, IBM" },
+		{ "169.254.170.2", "link-local", "AWS ECS task metadata" },
+		{ "169.254.170.23", "link-local", "AWS EKS Pod Identity" },
+		{ "169.254.169.253", "link-local", "AWS DNS" },
+		{ "fd00:ec2::254", "unique local (private)", "AWS IMDS IPv6" },
+		{ "fd00:ec2::23", "unique local (private)", "AWS EKS IPv6" },
+		{ "168.63.129.16", "cloud platform (Azure WireServer)",
+		    "Azure WireServer" },
+		{ "::ffff:168.63.129.16", "cloud platform (Azure WireServer)",
+		    "Azure WireServer, mapped" },
+		{ "fd20:ce::254", "unique local (private)", "GCP IPv6" },
+		{ "100.100.100.200", "shared (CGNAT)", "Alibaba" },
+		{ "192.0.0.192", "reserved (IETF)", "Oracle (classic)" },
+		{ "fd00:c1::a9fe:a9fe", "unique local (private)", "Oracle IPv6" },
+		{ "fe80::a9fe:a9fe", "link-local", "OpenStack IPv6" },
+		{ "169.254.0.23", "link-local", "Tencent" },
+		{ "169.254.42.42", "link-local", "Scaleway" },
+		{ "fd00:42::42", "unique local (private)", "Scaleway IPv6" },
+		{ "fd00:a9fe:a9fe::1", "unique local (private)", "Linode IPv6" },
+	};
+	struct netpolicy none = { 0 };
+	char name[160];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		snprintf(name, sizeof(name), "%s (%s) is refused as %s",
+		    t[i].addr, t[i].cloud, t[i].what);
 		ok(strcmp(addr_class(&none, t[i].addr), t[i].what) == 0, name);
 	}
 }
@@ -443,6 +481,7 @@ static void refused_requests(void)
 int main(void)
 {
 	ranges();
+	clouds();
 	embedded_forms();
 	addresses();
 	allow_addresses();
