@@ -141,6 +141,9 @@ static struct policy *inherit(const struct policy *top)
 	p->devices = (struct strv){ 0 };
 	strv_pushn(&p->devices, (const char *const *)top->devices.v,
 	    top->devices.n);
+	p->exec_paths = (struct strv){ 0 };
+	strv_pushn(&p->exec_paths, (const char *const *)top->exec_paths.v,
+	    top->exec_paths.n);
 	p->env_allow = xreallocarray(NULL, top->nenv_allow + 1,
 	    sizeof(*p->env_allow));
 	for (size_t i = 0; i <= top->nenv_allow; i++)
@@ -186,7 +189,7 @@ static int sandbox_only(struct ctx *c, const cJSON *obj, const char *name)
 {
 	static const char *const keys[] = { "filesystem", "network",
 	    "allowUnixSockets", "enableWeakerNestedSandbox", "sandbox",
-	    "devices" };
+	    "devices", "execPaths" };
 	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(obj, "limits");
 	const char *key = NULL;
 

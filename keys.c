@@ -8,6 +8,7 @@
 #include "devices.h"
 #include "env.h"
 #include "net/netpolicy.h"
+#include "noexec.h"
 #include "path.h"
 #include "schema.h"
 #include "util.h"
@@ -280,6 +281,34 @@ static int key_devices(struct ctx *c, const cJSON *v)
 	return each_string(c, v, device_one);
 }
 
+/* ---- DESIGN 13: trees the command may execute besides the system's */
+
+static int exec_one(struct ctx *c, const char *s)
+{
+	struct strv *x = &c->pol->exec_paths;
+
+	if (absolute(c, s) < 0)
+		return -1;
+	if (strcmp(s, "/") == 0)
+		return bad(c, "\"/\" would make every mount executable: "
+		    "name the tree of the custom ffmpeg");
+	for (size_t i = 0; i < x->n; i++)
+		if (strcmp(x->v[i], s) == 0)
+			return bad(c, "\"%s\" is listed twice", s);
+	if (x->n == NOEXEC_PATHS_MAX)
+		return bad(c, "more than %d trees", NOEXEC_PATHS_MAX);
+	strv_push(x, s);
+	return 0;
+}
+
+/* Given, it replaces what a command would inherit. */
+static int key_exec_paths(struct ctx *c, const cJSON *v)
+{
+	strv_free(&c->pol->exec_paths);
+	c->pol->exec_paths = (struct strv){ 0 };
+	return each_string(c, v, exec_one);
+}
+
 #define LIMIT(name, f, lo, hi) \
 	{ name, 0, NULL, FIELD(limits.f), lo, hi }
 #define DAY_MS 86400000LL
@@ -356,6 +385,7 @@ const struct key top_keys[] = {
 	    FIELD(allow_unix_sockets), 0, 0 },
 	{ "sandbox", cJSON_String, key_sandbox, 0, 0, 0 },
 	{ "devices", cJSON_Array, key_devices, 0, 0, 0 },
+	{ "execPaths", cJSON_Array, key_exec_paths, 0, 0, 0 },
 	{ "limits", cJSON_Object, key_limits, 0, 0, 0 },
 	{ "audit", cJSON_String, key_audit, 0, 0, 0 },
 };
@@ -368,7 +398,7 @@ static int not_overridable(struct ctx *c, const cJSON *v)
 	(void)v;
 	return bad(c, "cannot be set for one command (only envAllowList, "
 	    "inheritHostEnv, filesystem, network, allowUnixSockets, limits, "
-	    "sandbox, enableWeakerNestedSandbox, devices)");
+	    "sandbox, enableWeakerNestedSandbox, devices, execPaths)");
 }
 
 static int key_path(struct ctx *c, const cJSON *v)
@@ -416,6 +446,7 @@ const struct key command_keys[] = {
 	{ "limits", cJSON_Object, key_limits, 0, 0, 0 },
 	{ "sandbox", cJSON_String, key_sandbox, 0, 0, 0 },
 	{ "devices", cJSON_Array, key_devices, 0, 0, 0 },
+	{ "execPaths", cJSON_Array, key_exec_paths, 0, 0, 0 },
 	{ "commands", -1, not_overridable, 0, 0, 0 },
 	{ "bypass", -1, not_overridable, 0, 0, 0 },
 	{ "binShell", -1, not_overridable, 0, 0, 0 },

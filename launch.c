@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "handin.h"
 #include "launch.h"
 
 #define FD_LINK "/proc/self/fd/"
@@ -80,13 +81,18 @@ static void self_fd(char path[32], struct fdv *keep)
 	keep->v[keep->n++] = fd;
 }
 
-void launch_push(struct strv *out, struct fdv *keep, char *const *envp)
+void launch_push(struct strv *out, struct fdv *keep, char *const *envp,
+    const int handin[3])
 {
-	char path[32], env[16];
+	char path[32], env[16], h[3][16];
 
 	self_fd(path, keep);
 	snprintf(env, sizeof(env), "%d", env_fd(envp, keep));
 	strv_add(out, path, LAUNCH_ARG, env);
+	for (int i = 0; i < 3; i++)
+		snprintf(h[i], sizeof(h[i]), handin[i] < 0 ? "-" : "%d",
+		    handin[i]);
+	strv_add(out, h[0], h[1], h[2]);
 }
 
 void launch_push_nothing(struct strv *out, struct fdv *keep)
@@ -103,13 +109,20 @@ static int digits(const char *s)
 	    strlen(s) < 10;
 }
 
+/* A handed-in descriptor's number, or "-". */
+static int fd_or_none(const char *s)
+{
+	return strcmp(s, "-") == 0 || digits(s);
+}
+
 /* argv[0] "/proc/self/fd/N", the marker, the environment's descriptor
- * (digits only), then the command. */
+ * (digits only), the three handed-in ones, then the command. */
 static int is_launch(int argc, char **argv)
 {
-	return argc >= 4 && strncmp(argv[0], FD_LINK, strlen(FD_LINK)) == 0 &&
+	return argc >= 7 && strncmp(argv[0], FD_LINK, strlen(FD_LINK)) == 0 &&
 	    digits(argv[0] + strlen(FD_LINK)) &&
-	    strcmp(argv[1], LAUNCH_ARG) == 0 && digits(argv[2]);
+	    strcmp(argv[1], LAUNCH_ARG) == 0 && digits(argv[2]) &&
+	    fd_or_none(argv[3]) && fd_or_none(argv[4]) && fd_or_none(argv[5]);
 }
 
 static _Noreturn void fail(const char *what, int status)
@@ -154,14 +167,18 @@ static int is_nothing(int argc, char **argv)
 void launch_maybe(int argc, char **argv)
 {
 	char **envp;
+	int handin[3];
 
 	if (is_nothing(argc, argv))
 		_exit(0);
 	if (!is_launch(argc, argv))
 		return;
 	envp = env_read(atoi(argv[2]));
+	for (int i = 0; i < 3; i++)
+		handin[i] = digits(argv[3 + i]) ? atoi(argv[3 + i]) : -1;
+	handin_reopen(handin);
 	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 		fail("close_range", EXIT_SBEXEC);
-	execve(argv[3], argv + 3, envp);
-	fail(argv[3], errno == ENOENT ? EXIT_NOTFOUND : EXIT_DENIED);
+	execve(argv[6], argv + 6, envp);
+	fail(argv[6], errno == ENOENT ? EXIT_NOTFOUND : EXIT_DENIED);
 }

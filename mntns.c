@@ -7,8 +7,10 @@
  * sandbox's user and mount namespaces once bwrap has made every mount,
  * before the command runs, and makes the whole tree private, as
  * mount --make-rprivate would; verify.c then checks the tree that is
- * left, which can no longer change. setns(CLONE_NEWUSER) wants a
- * single-threaded caller that shares no memory: a forked child. */
+ * left, which can no longer change. From there too every mount becomes
+ * noexec but the executable trees (noexec.c). setns(CLONE_NEWUSER)
+ * wants a single-threaded caller that shares no memory: a forked
+ * child. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "mntns.h"
+#include "noexec.h"
 #include "util.h"
 
 #define NS_GET_USERNS 0xb701	/* linux/nsfs.h */
@@ -29,11 +32,15 @@
 static const char *const steps[] = {
 	"", "open its mount namespace", "find its user namespace",
 	"join its user namespace", "join its mount namespace",
-	"make its mounts private",
+	"make its mounts private", "make its mounts noexec",
 };
+/* Exit statuses from here on name an executable tree, by index. */
+#define TREE_STATUS 16
 
-static _Noreturn void helper(int mntfd)
+static _Noreturn void helper(int mntfd, const struct strv *trees)
 {
+	int rc;
+
 	int userfd = ioctl(mntfd, NS_GET_USERNS);
 
 	if (userfd < 0)
@@ -46,10 +53,26 @@ static _Noreturn void helper(int mntfd)
 	/* setns put this process at the namespace's root: everything. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		_exit(5);
-	_exit(0);
+	if ((rc = noexec_apply(trees)) < 0)
+		_exit(6);
+	_exit(rc == 0 ? 0 : TREE_STATUS + rc - 1);
 }
 
-int mntns_private(pid_t pid, char **why)
+/* What the helper's exit status ST says went wrong. */
+static char *failed(int st, const struct strv *trees)
+{
+	int n = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+
+	if (n >= TREE_STATUS && (size_t)(n - TREE_STATUS) < trees->n)
+		return xasprintf("the sandbox's mounts could not be set up "
+		    "(%s could not be made executable: on a filesystem "
+		    "mounted noexec?)", trees->v[n - TREE_STATUS]);
+	return xasprintf("the sandbox's mounts could not be set up (%s)",
+	    n > 0 && (size_t)n < sizeof(steps) / sizeof(*steps) ? steps[n] :
+	    "the helper died");
+}
+
+int mntns_private(pid_t pid, const struct strv *trees, char **why)
 {
 	char path[64];
 	int fd, st = 0;
@@ -68,13 +91,11 @@ int mntns_private(pid_t pid, char **why)
 	if ((child = fork()) < 0)
 		die(EXIT_SBEXEC, "mount namespace helper");
 	if (child == 0)
-		helper(fd);
+		helper(fd, trees);
 	close(fd);
 	if (waitpid(child, &st, 0) == child && WIFEXITED(st) &&
 	    WEXITSTATUS(st) == 0)
 		return 0;
-	*why = xasprintf("the sandbox's mounts could not be made private (%s)",
-	    WIFEXITED(st) && WEXITSTATUS(st) < sizeof(steps) / sizeof(*steps)
-	    ? steps[WEXITSTATUS(st)] : "the helper died");
+	*why = failed(st, trees);
 	return -1;
 }

@@ -4,9 +4,12 @@
 
 #include <sys/types.h>
 
+#include "util.h"
+
 /* Make every mount of PID's mount namespace (bwrap's sandbox, all its
  * mounts made, the command not started) private: no mount the host
- * makes from now on appears inside. 0, or -1 with the reason in *WHY. */
-int mntns_private(pid_t pid, char **why);
+ * makes from now on appears inside; then noexec but the executable
+ * TREES (noexec.c). 0, or -1 with the reason in *WHY. */
+int mntns_private(pid_t pid, const struct strv *trees, char **why);
 
 #endif

@@ -14,6 +14,19 @@
 
 #define LINE_MAX_ 8192		/* a mountinfo line: paths are < 4096 */
 
+/* Is OPT one of the comma-separated per-mount OPTIONS? */
+static int has_option(const char *options, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (const char *o = options; o != NULL; o = strchr(o, ',')) {
+		o += *o == ',';
+		if (strncmp(o, opt, n) == 0 && (o[n] == ',' || o[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
 /* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... */
 static int parse(char *line, struct mtab_entry *m)
 {
@@ -26,6 +39,7 @@ static int parse(char *line, struct mtab_entry *m)
 	m->parent = atoi(f[1]);
 	m->mp = xstrdup(f[4]);
 	m->ro = strcmp(f[5], "ro") == 0 || strncmp(f[5], "ro,", 3) == 0;
+	m->noexec = has_option(f[5], "noexec");
 	return 0;
 }
 

@@ -9,6 +9,7 @@ struct mtab_entry {
 	int id, parent;
 	char *mp;		/* escaped as in mountinfo */
 	int ro;			/* mounted read-only */
+	int noexec;		/* mounted noexec */
 	int visible;		/* reachable by a path: not under a cover */
 };
 

@@ -62,6 +62,7 @@ struct policy {
 	struct fs_rule *rules;
 	size_t nrules;
 	struct strv devices;		/* DESIGN 12: sets and paths, checked */
+	struct strv exec_paths;		/* DESIGN 13: executable beside /usr */
 	struct limits limits;
 	enum audit_sink audit;
 	char *audit_path;

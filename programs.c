@@ -10,7 +10,11 @@
  * Checked at load, for every program, not for the one a run uses: that
  * is what --check must report anyway, a run cannot pass with a policy
  * --check refuses, and it costs one lstat per component (18 lstat and 2
- * readlink calls for a policy of four programs, issue 18). */
+ * readlink calls for a policy of four programs, issue 18).
+ *
+ * The trees of execPaths (DESIGN 13) are checked the same way, and no
+ * allowWrite may lie inside one either: what the sandbox may execute
+ * besides the system's, nothing a run writes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,16 +98,50 @@ static char *why_writable(const struct policy *pol, const char *program,
 	return NULL;
 }
 
-/* One program: 0, or -1 after one line "sbexec: FILE: KEY: why". */
+/* An allowWrite of POL at or below the tree TOP (resolved): a run
+ * could write code there that the next one executes. */
+static char *writable_below(const struct policy *pol, const char *tree,
+    const char *top)
+{
+	const struct policy *own;
+	const struct fs_rule *r;
+
+	for (size_t c = 0; c <= pol->ncmds; c++) {
+		own = c == 0 ? pol : pol->cmds[c - 1].own;
+		for (size_t i = 0; own != NULL && i < own->nrules; i++) {
+			r = &own->rules[i];
+			if (r->kind == FS_ALLOW_WRITE && (path_within(
+			    r->expanded, top) || (r->resolved != NULL &&
+			    path_within(r->resolved, top))))
+				return xasprintf("%s holds %sfilesystem."
+				    "allowWrite \"%s\", where a sandboxed "
+				    "command could write code it then runs; "
+				    "keep executable trees and writable ones "
+				    "apart", tree, c ? "commands." : "", r->path);
+		}
+	}
+	return NULL;
+}
+
+/* One program, or with TREE an executable tree (execPaths): 0, or -1
+ * after one line "sbexec: FILE: KEY: why". */
 static int check_one(const struct policy *pol, const char *key,
-    const char *program)
+    const char *program, int tree)
 {
 	struct trust_way way;
 	char *why = NULL, *walked = NULL;
 
-	if (trust_program(program, &way, &walked) == 0)
+	if (trust_program(program, &way, &walked) == 0) {
 		why = why_writable(pol, program, &way);
-	else
+		if (why == NULL && tree && way.absent)
+			why = xasprintf("%s does not exist", program);
+		else if (why == NULL && tree && strcmp(way.target, "/") == 0)
+			why = xasprintf("%s is the root: every mount would be "
+			    "executable", program);
+		else if (why == NULL && tree)
+			why = writable_below(pol, program, way.target);
+	}
+	else if (why == NULL)
 		why = xasprintf("%s: %s", program, walked ? walked :
 		    "cannot be checked");
 	trust_way_free(&way);
@@ -115,20 +153,39 @@ static int check_one(const struct policy *pol, const char *key,
 	return -1;
 }
 
+/* A command's own execPaths, where they differ from the top level's. */
+static int check_own_trees(const struct policy *pol,
+    const struct command *cmd)
+{
+	const struct strv *x = cmd->own ? &cmd->own->exec_paths : NULL;
+	char *key;
+	int rc = 0;
+
+	for (size_t i = 0; x != NULL && i < x->n; i++) {
+		key = xasprintf("commands.%s.execPaths", cmd->name);
+		rc |= check_one(pol, key, x->v[i], 1);
+		free(key);
+	}
+	return rc;
+}
+
 int programs_check(const struct policy *pol)
 {
 	char *key;
 	int rc = 0;
 
-	rc |= check_one(pol, "bwrap", pol->bwrap);
+	rc |= check_one(pol, "bwrap", pol->bwrap, 0);
 	if (pol->bin_shell != NULL)	/* none by default */
-		rc |= check_one(pol, "binShell", pol->bin_shell);
+		rc |= check_one(pol, "binShell", pol->bin_shell, 0);
+	for (size_t i = 0; i < pol->exec_paths.n; i++)
+		rc |= check_one(pol, "execPaths", pol->exec_paths.v[i], 1);
 	for (size_t i = 0; i < pol->ncmds; i++) {
 		/* The key path as written: "commands.x", or its "path". */
 		key = xasprintf("commands.%s%s", pol->cmds[i].name,
 		    pol->cmds[i].own != NULL ? ".path" : "");
-		rc |= check_one(pol, key, pol->cmds[i].path);
+		rc |= check_one(pol, key, pol->cmds[i].path, 0);
 		free(key);
+		rc |= check_own_trees(pol, &pol->cmds[i]);
 	}
 	return rc;
 }

@@ -22,6 +22,7 @@ void supervise_init(void);
 struct sandbox_run {
 	struct seccomp_feed feed;
 	const struct fdv *keep;
+	const int *handin;	/* handin.c: /dev/null at 0-2 where not -1 */
 	const struct expect *expect;
 	const struct landlock *landlock;	/* NULL under bwrap */
 	const struct netpolicy *net;	/* DESIGN 11: the proxy's, or NULL */

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "handin.h"
 #include "kernfs.h"
 #include "launch.h"
+#include "noexec.h"
 #include "quote.h"
 #include "sandbox.h"
 
@@ -116,6 +118,21 @@ static void bind_devices(const struct devices *d, struct strv *out,
 	}
 }
 
+/* DESIGN 13: the trees bound executable once every mount is noexec
+ * (mntns.c's helper, after bwrap's last mount). One the plan hides
+ * (denyRead, privateTmp's /tmp) has nothing to execute: left out. */
+static void exec_trees(const struct policy *pol, const struct command *cmd,
+    const struct plan *p, struct expect *e)
+{
+	struct strv t = { 0 };
+
+	noexec_trees(pol, cmd, &t);
+	for (size_t i = 0; i < t.n; i++)
+		if (!mounts_hides(p, t.v[i]))
+			expect_exec(e, t.v[i]);
+	strv_free(&t);
+}
+
 /* What the plan says of links in writable places, for the caller. */
 static void take_links(struct sandbox_io *io, const struct plan *p)
 {
@@ -156,6 +173,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	kernfs_emit(out, &io->expect);
 	mounts_emit(&p, out, &io->keep, &io->expect);
 	bind_devices(&io->devices, out, &io->keep, &io->expect);
+	exec_trees(pol, cmd, &p, &io->expect);
 	/* bwrap's /dev is a tmpfs: read-only, it holds no RAM (its device
 	 * nodes stay writable). Last, so that mounts below it can be made. */
 	strv_add(out, "--remount-ro", "/dev", NULL);
@@ -164,7 +182,8 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	push_fd(out, "--json-status-fd", io->status_fd);
 	push_fd(out, "--seccomp", io->seccomp_fd);
 	strv_push(out, "--");
-	launch_push(out, &io->keep, io->envp);	/* only 0-2 reach it */
+	handin_pick(pol->limits.max_output_bytes > 0, &io->keep, io->handin);
+	launch_push(out, &io->keep, io->envp, io->handin);	/* only 0-2 */
 	push_command(pol, cmd, args, out);
 	if (io->trial) {
 		io->plan = xmalloc(sizeof(*io->plan));

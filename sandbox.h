@@ -16,6 +16,7 @@ struct sandbox_io {
 	int seccomp_fd;		/* --seccomp, or -1 */
 	int can_try;		/* a run that can hold back what bwrap says */
 	struct fdv keep;	/* out: descriptors bwrap must inherit */
+	int handin[3];		/* out: files handed in (handin.c), or -1 */
 	struct strv masked;	/* out: links in writable places */
 	struct strv masked_why;	/* out: for each, what became of it */
 	struct strv left;	/* out: a line for each rule left out */

@@ -263,6 +263,7 @@ static int run_job(struct job *j)
 		run->landlock = &j->io.landlock;
 	} else if (j->d == DECIDE_SANDBOX) {
 		run->keep = &j->io.keep;
+		run->handin = j->io.handin;
 		run->net = j->pol->net;
 		run->expect = &j->io.expect;
 		sandbox_seccomp(j->pol, &run->feed);

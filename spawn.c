@@ -283,6 +283,18 @@ static void close_child_ends(const int *fds, int n)
 	}
 }
 
+/* bwrap's init keeps its 0-2 for the whole run, where the command can
+ * open them (/proc/1/fd): a file handed in reaches the launcher by
+ * another number instead (handin.c), and bwrap gets /dev/null. */
+static void hand_in(const struct sup *s, int fds[3])
+{
+	for (int i = 0; s->run != NULL && s->run->handin != NULL && i < 3;
+	    i++)
+		if (s->run->handin[i] >= 0 && fds[i] < 0 &&
+		    (fds[i] = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
+			die(EXIT_SBEXEC, "/dev/null");
+}
+
 void spawn(struct sup *s, char *const *argv, char *const *envp)
 {
 	int st[2], fds[5] = { -1, -1, -1, -1, s->run ? s->run->feed.rd : -1 };
@@ -291,6 +303,7 @@ void spawn(struct sup *s, char *const *argv, char *const *envp)
 	s->out.src = s->err.src = s->term.src = -1;
 	tty_streams(s, fds);
 	output_pipes(s, fds);
+	hand_in(s, fds);
 	if (s->sandboxed) {
 		make_pipe(st, &fds[3]);
 		s->status_fd = st[0];

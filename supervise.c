@@ -346,7 +346,7 @@ static void on_feed(struct sup *s, short revents)
 	}
 	if (s->init_pid <= 0)
 		why = xstrdup("bwrap did not say which process it set up");
-	else if (mntns_private(s->init_pid, &why) == 0 &&
+	else if (mntns_private(s->init_pid, &s->run->expect->exec, &why) == 0 &&
 	    verify_sandbox(s->init_pid, s->run->expect, &why) == 0 &&
 	    s->run->net != NULL)
 		start_proxy(s, &why);

@@ -12,7 +12,8 @@
  * automounts) they change between planning and setup, and a read-only
  * copy of a host mount shows nothing the command could not read. A
  * misdirected mount still fails its planned path's check, and a
- * writable one is refused where it lands. Anything else: 125. */
+ * writable one is refused where it lands. Every mount must be noexec
+ * but the executable trees' own (DESIGN 13). Anything else: 125. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -174,6 +175,30 @@ void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
 	add_obj(e, path, kind, dev, ino, 1);
 }
 
+void expect_exec(struct expect *e, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return;		/* the helper's open_tree fails: 125 */
+	expect_mount(e, path, EXPECT_BIND, st.st_dev, st.st_ino);
+	strv_push(&e->exec, path);
+}
+
+/* May the mount at MP (escaped) lack noexec? */
+static int exec_tree(const struct expect *e, const char *mp)
+{
+	char *p;
+	int is = 0;
+
+	for (size_t i = 0; !is && i < e->exec.n; i++) {
+		p = escape(e->exec.v[i]);
+		is = strcmp(p, mp) == 0;
+		free(p);
+	}
+	return is;
+}
+
 /* Is MP (escaped) at or below a planned bind or mask? */
 static int in_tree(const struct expect *e, const char *mp)
 {
@@ -237,6 +262,10 @@ static int tally(const struct expect *e, int root, int *count,
 {
 	size_t j;
 
+	if (!m->noexec && !exec_tree(e, m->mp)) {
+		*why = xasprintf("an executable mount at %s", m->mp);
+		return -1;
+	}
 	for (j = 0; j < e->nmp && strcmp(e->mp[j].mp, m->mp) != 0; j++)
 		;
 	if (j < e->nmp ? counted(e, j) : in_tree(e, m->mp)) {
@@ -340,5 +369,6 @@ void expect_free(struct expect *e)
 		free(e->obj[i].path);
 	free(e->mp);
 	free(e->obj);
+	strv_free(&e->exec);
 	*e = (struct expect){ 0 };
 }

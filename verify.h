@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include "util.h"
+
 enum expect_kind { EXPECT_BIND, EXPECT_TMPFS, EXPECT_NULL };
 
 struct expect_mp {		/* a mount point and how often it may appear */
@@ -25,6 +27,7 @@ struct expect {
 	size_t nmp, cap;	/* cap: room in mp, grown by doubling */
 	struct expect_obj *obj;
 	size_t nobj;
+	struct strv exec;	/* the executable trees (noexec.c), as paths */
 };
 
 /* The mount table bwrap starts from: the host's (a recursive bind of /),
@@ -42,12 +45,17 @@ void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
 void expect_cover(struct expect *e, const char *path, enum expect_kind kind,
     dev_t dev, ino_t ino);
 
+/* An executable tree (noexec.c) at PATH: a bind of it onto itself, the
+ * one kind of mount that may lack noexec. */
+void expect_exec(struct expect *e, const char *path);
+
 /* Compare the mount table of PID (bwrap's sandboxed process, all mounts
  * made, its tree made private, before the command) with E, and look at
  * each planned path without following a link: every mount at or below
  * a planned bind or mask as planned, every other mount read-only (the
- * host's, copied by the read-only bind of /, may come and go). 0, or -1
- * with the reason in *WHY. */
+ * host's, copied by the read-only bind of /, may come and go), and
+ * every mount noexec but the executable trees. 0, or -1 with the reason
+ * in *WHY. */
 int verify_sandbox(pid_t pid, const struct expect *e, char **why);
 
 void expect_free(struct expect *e);

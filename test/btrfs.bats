@@ -32,6 +32,10 @@ setup_file() {
 		skip "no loop mount of a btrfs image here"
 	chmod 755 "$MNT"
 	build_probes probe_btrfs
+	# The payload's executable tree (execPaths), which a user can read.
+	export XDIR="$D/x"
+	mkdir -m 755 "$XDIR"
+	cp "$BATS_FILE_TMPDIR/payload.so" "$XDIR/"
 	test_user
 	local who
 	for who in root user; do
@@ -82,10 +86,11 @@ work() {
 }
 
 # use BACKEND [WRITE]: the policy: the cwd and WRITE writable, the
-# subvolume's .env hidden.
+# subvolume's .env hidden, the payload's tree executable.
 use() {
 	printf '%s\n' "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\"},
 	  \"sandbox\": \"$1\", \"audit\": \"$AUDIT\",
+	  \"execPaths\": [\"$XDIR\"],
 	  \"filesystem\": {\"allowWrite\": [\".\" ${2:+, \"$2\"}],
 	  \"denyRead\": [\"$MNT/vol-$WHO/.env\"]}}" >"$POL"
 	chmod 644 "$POL"

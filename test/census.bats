@@ -4,9 +4,10 @@
 # list, so that the next attack nobody thought of fails a test too.
 #
 # test/census.c is the enumerator; here it is loaded as an attacker
-# loads code (helper.bash's attack: ffmpeg writes the library from a
-# data: URI into the writable cwd, a second ffmpeg loads it with -af
-# ladspa=file=). It runs on three backends:
+# loads code (helper.bash's attack: -af ladspa=file= loads the library
+# from $XDIR, which the census's policies list in execPaths: under bwrap
+# no writable mount is executable, test/noexec.bats). It runs on three
+# backends:
 #	bwrap		on the host, "sandbox": "bwrap"
 #	landlock	on the host, "sandbox": "landlock"
 #	container	inside test/in_container.c, "sandbox": "auto"
@@ -46,7 +47,7 @@ teardown_file() {
 	[ -z "${KEY:-}" ] || ipc_objects remove "$KEY" "$QNAME"
 	rm -f "/dev/shm/$QNAME"
 	[ -z "${CENSUS_OUT:-}" ] || cp -r "$D/out/." "$CENSUS_OUT"
-	rm -rf "$D"
+	rm -rf "$D" "${XDIR:-}"
 }
 
 # ============================================================ expected
@@ -221,6 +222,18 @@ IOCTL_ALLOWED="TCGETS TCSETS TCSETSW TIOCGWINSZ FIONREAD FIONBIO FIONCLEX
 # where FIBMAP and FIGETBSZ are too) with its two of 0x30000000.
 IOCTL_DEVICE_TYPES="0x64 0x62 0x3e 0xae 0x46 0x6d"
 
+# Under bwrap only the executable trees are mounted without noexec
+# (issue 30): /usr, /bin, /sbin and /lib* where they are real
+# directories, and the policy's execPaths ($XDIR); the command's own
+# binary lies in /usr. The rest of the sandbox is noexec.
+expected_exec() {
+	local t
+	for t in /usr /bin /sbin /lib /lib32 /lib64 /libx32; do
+		[ ! -d "$t" ] || [ -L "$t" ] || echo "exec $t"
+	done
+	echo "exec $(realpath "$XDIR")"
+}
+
 expected_ioctl() {
 	local dev=0
 	[ "${1%-devices}" = "$1" ] || dev=1
@@ -243,7 +256,8 @@ for r in rows:
 # ------------------------------------------------------------- set-up
 
 # The census as a program and as the payload (helper.bash's attack
-# reads $BATS_FILE_TMPDIR/payload.b64), its syscall names from this
+# loads $XDIR/payload.so, a tree every user can read that the census's
+# policies list in execPaths), its syscall names from this
 # host's <sys/syscall.h>, and the simulated container.
 build_census() {
 	local src="$BATS_TEST_DIRNAME/census.c" names="$D/census_names.h"
@@ -259,7 +273,10 @@ build_census() {
 		-o "$D/census" "$src"
 	gcc $w -Os -shared -fPIC -s -DPAYLOAD -DCENSUS_NAMES="\"$names\"" \
 		-DCENSUS_IOCTLS="\"$ioctls\"" -o "$D/census.so" "$src"
-	base64 -w0 "$D/census.so" >"$BATS_FILE_TMPDIR/payload.b64"
+	export XDIR
+	XDIR=$(mktemp -d /tmp/sbxcensusx.XXXXXX)
+	chmod 755 "$XDIR"
+	cp "$D/census.so" "$XDIR/payload.so"
 	build_in_container "$D/in_container"
 }
 
@@ -388,6 +405,7 @@ census_dir() {
 	chmod 600 "$dir/audit.jsonl" "$dir/secret.txt"
 	printf '%s\n' "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\"},
 	  \"audit\": \"$dir/audit.jsonl\", \"sandbox\": \"$backend\",
+	  \"execPaths\": [\"$XDIR\"],
 	  \"network\": \"none\", \"filesystem\": {\"allowWrite\": [\".\"],
 	  \"denyRead\": [\"$dir/secret.txt\"]} $devices}" >"$dir/policy.json"
 	chmod 644 "$dir/policy.json"
@@ -665,6 +683,13 @@ control_ioctl() {
 		fail "the census tried fewer than 300 ioctl requests"
 }
 
+# Without sbexec the mount of the census's own directory, where the
+# cwd lies, is executable.
+control_exec() {
+	direct "$1" exec
+	assert_line "exec $(stat -c %m "$D")"
+}
+
 # Without sbexec no syscall is refused; under in_container's filter
 # (Docker's default profile, in part) exactly its rules show.
 control_syscalls() {
@@ -684,13 +709,13 @@ control_syscalls() {
 
 # ---------------------------------------------------------------- tests
 
-@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls" {
+@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls, executable mounts" {
 	[ -z "${CENSUS_ENGINE:-}" ] ||
 		skip "in a real $CENSUS_ENGINE container the controls are the host's census on this kernel"
 	local who sec whos=user
 	[ "$(id -u)" -ne 0 ] || whos="root user"
 	for who in $whos; do
-		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl; do
+		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl exec; do
 			"control_$sec" "$who"
 		done
 	done
@@ -789,3 +814,6 @@ control_syscalls() {
 @test "ioctl with devices: bwrap, root: the allow-list and the drivers' types" { check bwrap-devices root ioctl; }
 @test "ioctl with devices: landlock, root: the allow-list and the drivers' types" { check landlock-devices root ioctl; }
 @test "ioctl with devices: container, root: the allow-list and the drivers' types" { check container-devices root ioctl; }
+
+@test "exec: bwrap, root: only the executable trees are mounted without noexec" { check bwrap root exec; }
+@test "exec: bwrap, user: only the executable trees are mounted without noexec" { check bwrap user exec; }

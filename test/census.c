@@ -30,6 +30,9 @@
  *		file, a directory and stderr: "ioctl NAME VALUE FDS"; and
  *		a request that passes with bit 32 set, or with the high
  *		word all ones: "ioctl-hibits NAME hibits|signext"
+ *	exec	mounts whose own flags (/proc/self/mountinfo) leave out
+ *		noexec: "exec MOUNTPOINT", octal escapes as mountinfo has
+ *		them
  *
  * Nothing is changed for real: a file opened is closed at once and never
  * written, every "set" sets the current value, a directory made is
@@ -1084,6 +1087,36 @@ static void s_ioctl(void)
 	    sizeof(*extra_ioctls));
 }
 
+/* -------------------------------------------------------------- exec */
+
+/* The code a process may map executable lies on mounts without noexec
+ * (issue 30): under bwrap only the executable trees. Fields 5 and 6 of
+ * a mountinfo line are the mount point and the mount's own options. */
+static void s_exec(void)
+{
+	char *buf = NULL, *f[6], *save, *opt;
+	size_t cap = 0;
+	FILE *fp = fopen("/proc/self/mountinfo", "re");
+	int noexec;
+
+	while (fp != NULL && getline(&buf, &cap, fp) > 0) {
+		f[0] = strtok_r(buf, " \n", &save);
+		for (int i = 1; i < 6 && f[i - 1] != NULL; i++)
+			f[i] = strtok_r(NULL, " \n", &save);
+		if (f[0] == NULL || f[5] == NULL)
+			continue;
+		noexec = 0;
+		for (opt = strtok_r(f[5], ",", &save); opt != NULL;
+		    opt = strtok_r(NULL, ",", &save))
+			noexec |= strcmp(opt, "noexec") == 0;
+		if (!noexec)
+			line("exec %s", f[4]);
+	}
+	free(buf);
+	if (fp != NULL)
+		fclose(fp);
+}
+
 /* -------------------------------------------------------------- main */
 
 static const struct section {
@@ -1094,7 +1127,7 @@ static const struct section {
 	{ "write", s_write }, { "meta", s_meta },
 	{ "proc", s_proc }, { "ipc", s_ipc }, { "cap", s_cap },
 	{ "family", s_family }, { "syscalls", s_syscalls },
-	{ "ioctl", s_ioctl },
+	{ "ioctl", s_ioctl }, { "exec", s_exec },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(*sections))

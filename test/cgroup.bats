@@ -240,13 +240,17 @@ on_v2() {
 
 # user_dir: a new directory of root's for the test user's runs, its
 # path printed: the policy goes in it, and w/, the user's, is the cwd
-# that holds the audit.
+# that holds the audit; x/ holds payload.so, an executable tree the
+# user can read (the caller sets XDIR to it for policy()), as bats's
+# own 0700 directories are not.
 user_dir() {
 	local d
 	d=$(mktemp -d /tmp/sbxcg.XXXXXX)
 	chmod 755 "$d"
 	mkdir "$d/w"
 	chown "$CUID:$CGID" "$d/w"
+	mkdir -m 755 "$d/x"
+	cp "$BATS_FILE_TMPDIR/payload.so" "$d/x/"
 	echo "$d"
 }
 
@@ -255,6 +259,7 @@ user_dir() {
 	local d
 	d=$(user_dir)
 	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
+	export XDIR="$d/x"
 	cd "$d/w"
 	limits bwrap '"runTasks": 64'
 	run -125 "${who[@]}" "$SBEXEC" sh -c 'echo ran'
@@ -305,17 +310,15 @@ delegate() {
 	delegate "$top"
 	d=$(user_dir)
 	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
+	export XDIR="$d/x"
 	mkdir "$d/bin"
 	ln -s "$SBEXEC" "$d/bin/ffmpeg"
 	# attack (helper.bash) as a script the user can run.
 	cat >"$d/attack" <<-EOF
 		#!/bin/sh
 		printf '%s\n' "\$@" >payload.args
-		"$d/bin/ffmpeg" -nostdin -v error -y -f data \\
-		    -i "data:application/octet-stream;base64,$(cat "$BATS_FILE_TMPDIR/payload.b64")" \\
-		    -map 0 -c copy -f data payload.so || exit
 		exec "$d/bin/ffmpeg" -nostdin -v error -f lavfi -i anullsrc \\
-		    -af ladspa=file=./payload.so -t 0.1 -f null -
+		    -af ladspa=file=$XDIR/payload.so -t 0.1 -f null -
 	EOF
 	chmod 755 "$d/attack"
 	cd "$d/w"

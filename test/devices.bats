@@ -20,13 +20,18 @@ setup_file() {
 	D=$(mktemp -d /tmp/sbxdev.XXXXXX)
 	chmod 755 "$D"
 	build_probes probe_dev
+	# The payload's executable tree (execPaths), which a user can read.
+	export XDIR
+	XDIR=$(mktemp -d /tmp/sbxdevx.XXXXXX)
+	chmod 755 "$XDIR"
+	cp "$BATS_FILE_TMPDIR/payload.so" "$XDIR/"
 	build_in_container "$D/in_container"
 	test_user
 	copies
 }
 
 teardown_file() {
-	rm -rf "$D"
+	rm -rf "$D" "$XDIR"
 }
 
 setup() {
@@ -88,6 +93,7 @@ dev_policy() {
 	printf '%s\n' "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\",
 	  \"ffmpeg\": {\"path\": \"/usr/bin/ffmpeg\" ${3:-}}},
 	  \"audit\": \"$DIR/audit.jsonl\", \"sandbox\": \"$backend\",
+	  \"execPaths\": [\"$XDIR\"],
 	  \"filesystem\": {$FS} ${2:-}}" >"$DIR/policy.json"
 	chmod 644 "$DIR/policy.json"
 	MODE=$1
@@ -119,11 +125,11 @@ probe() {
 	attack ff "$@"
 }
 
-# probe_ffprobe NODE...: the same loaded into ffprobe, from the library
-# ffmpeg wrote (ffprobe writes nothing): a lavfi graph's ladspa filter.
+# probe_ffprobe NODE...: the same loaded into ffprobe: a lavfi graph's
+# ladspa filter.
 probe_ffprobe() {
 	attack ff "$@" >/dev/null || return
-	fp -v error -f lavfi -i "anullsrc,ladspa=file=./payload.so"
+	fp -v error -f lavfi -i "anullsrc,ladspa=file=$XDIR/payload.so"
 }
 
 # ------------------------------------------------------ the controls

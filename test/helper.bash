@@ -67,13 +67,19 @@ container_bin() {
 }
 
 # policy [EXTRA]: the base policy with EXTRA members (JSON, starting with
-# a comma) appended to the top-level object.
+# a comma) appended to the top-level object. $XDIR or $BATS_FILE_TMPDIR, where
+# build_probes puts the probes and the payload, is an executable tree
+# (execPaths): the containment suites need native code inside, which
+# no writable directory may give them (DESIGN 13). XDIR set but empty:
+# none (a user's runs cannot walk bats's 0700 directories, and sbexec
+# refuses a tree it cannot check).
 policy() {
-	local backend=
+	local backend= x=${XDIR-$BATS_FILE_TMPDIR} trees=
 	[ -z "${SBEXEC_BACKEND:-}" ] ||
 		backend=", \"sandbox\": \"$SBEXEC_BACKEND\""
+	[ -z "$x" ] || trees="\"execPaths\": [\"$x\"],"
 	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\",
-	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": \"/bin/sh\"},
+	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": \"/bin/sh\"}, $trees
 	  \"audit\": \"$AUDIT\" $backend ${1:-}}"
 }
 
@@ -146,19 +152,22 @@ build_probes() {
 	base64 -w0 "$BATS_FILE_TMPDIR/payload.so" >"$BATS_FILE_TMPDIR/payload.b64"
 }
 
-# attack FFMPEG PROBE...: native code from argv alone. FFMPEG (ffmpeg
-# for the attack without sbexec, "$BIN/ffmpeg" or a function through
-# it) writes payload.so from a data: URI, then loads it as a LADSPA
-# plugin; the probes' answers are the output.
+# attack FFMPEG PROBE...: native code inside. FFMPEG (ffmpeg for the
+# attack without sbexec, "$BIN/ffmpeg" or a function through it) loads
+# payload.so as a LADSPA plugin; the probes' answers are the output.
+# argv alone wrote it from a data: URI into the cwd and loaded it there
+# until the bwrap sandbox made every writable mount noexec (that route
+# is test/noexec.bats'); the payload now comes from the tree policy()
+# marks executable, so that containment stays tested against code
+# running as the command. XDIR, when set, is that tree instead (one
+# outside /tmp, for privateTmp).
 attack() {
-	local ff=$1 uri
+	local ff=$1
 	shift
-	uri="data:application/octet-stream;base64,$(cat "$BATS_FILE_TMPDIR/payload.b64")"
 	printf '%s\n' "$@" >payload.args
-	"$ff" -nostdin -v error -y -f data -i "$uri" -map 0 -c copy \
-		-f data payload.so || return
 	"$ff" -nostdin -v error -f lavfi -i anullsrc \
-		-af ladspa=file=./payload.so -t 0.1 -f null -
+		-af "ladspa=file=${XDIR:-$BATS_FILE_TMPDIR}/payload.so" -t 0.1 \
+		-f null -
 }
 
 # kill_pids: end each process a test started in the background (PIDS)

@@ -787,8 +787,8 @@ recorded() {
 # The command may be native code: it speaks to the proxy directly.
 # talk.py sends each raw request on its own connection and prints the
 # status line of the answer.
-# Native code inside, loaded as an attacker loads it (a data: URI writes
-# payload.so, -af ladspa=file= runs it), opening its own TCP connections:
+# Native code inside (attack, helper.bash: -af ladspa=file= loads
+# payload.so from the policy's execPaths), opening its own TCP connections:
 # under the allow-list the namespace has no route but to its own
 # loopback, where only the proxy listens.
 @test "allow-list: native code's own TCP connections past the proxy reach nothing (network host: they do)" {
@@ -802,7 +802,6 @@ recorded() {
 	policy ", \"network\": {\"allow\": [\"media.test:$HTTP_PORT\"],
 	  \"allowAddresses\": [\"127.0.0.0/8\", \"10.0.0.0/8\", \"169.254.0.0/16\"]},
 	  $rw, $LIMITS"
-	rm -f payload.so
 	run attack ff_ns "${probes[@]}"
 	assert_equal "$(grep -c '^tcp=E[A-Z]*$' <<<"$output")" 3
 	refute_line 'tcp=OK'
@@ -887,16 +886,15 @@ write_tunnel_py() {
 	EOF
 }
 
-# tunnel_policy NETWORK: ffmpeg may write its payload in the cwd.
+# tunnel_policy NETWORK: the cwd writable.
 tunnel_policy() {
 	policy ", \"network\": $1, \"filesystem\": {\"allowWrite\": [\".\"]}, $LIMITS"
 }
 
-# tunnel ARGS...: native code in ffmpeg through sbexec (a payload from a
-# data: URI) runs tunnel.py ARGS.
+# tunnel ARGS...: native code in ffmpeg through sbexec (attack,
+# helper.bash) runs tunnel.py ARGS.
 tunnel() {
 	ff_ns() { in_ns "$BIN/ffmpeg" "$@"; }
-	rm -f payload.so
 	run attack ff_ns "run:/usr/bin/python3 tunnel.py $*"
 }
 
@@ -1023,7 +1021,6 @@ write_hrr_py() {
 # hrr ARGS...: native code in ffmpeg through sbexec runs hrr.py ARGS.
 hrr() {
 	ff_ns() { in_ns "$BIN/ffmpeg" "$@"; }
-	rm -f payload.so
 	run attack ff_ns "run:/usr/bin/python3 hrr.py $*"
 }
 

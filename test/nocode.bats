@@ -23,7 +23,8 @@ setup_file() {
 	export D
 	D=$(mktemp -d /tmp/sbxnocode.XXXXXX)
 	chmod 755 "$D"
-	gcc -Wall -Wextra -Werror -shared -fPIC -o "$D/preload.so" \
+	mkdir -m 755 "$D/x"
+	gcc -Wall -Wextra -Werror -shared -fPIC -o "$D/x/preload.so" \
 		"$BATS_TEST_DIRNAME/preload_mark.c"
 	test_user
 	ls -d /dev/shm/jack_db-* >"$D/jack_before" 2>/dev/null || true
@@ -206,9 +207,11 @@ quiet_env() {
 # ---------------------------------------------------- bwrap's own env
 
 # preload: sbexec runs ffmpeg under a policy that admits LD_PRELOAD,
-# naming a library that marks every process it is loaded into.
+# naming a library that marks every process it is loaded into. Its
+# directory is one of the policy's execPaths: under bwrap nothing else
+# outside the system's trees may be mapped executable.
 preload() {
-	LD_PRELOAD="$D/preload.so" through ffmpeg -nostdin -v error \
+	LD_PRELOAD="$D/x/preload.so" through ffmpeg -nostdin -v error \
 		-f lavfi -i anullsrc -t 0.1 -f null -
 }
 
@@ -217,7 +220,7 @@ preload() {
 	for who in root user; do
 		[ "$who" = user ] || [ "$(id -u)" -eq 0 ] || continue
 		at "$who" direct
-		run as "$who" env LD_PRELOAD="$D/preload.so" \
+		run as "$who" env LD_PRELOAD="$D/x/preload.so" \
 			/usr/bin/bwrap --ro-bind / / -- /bin/true
 		assert_success
 		[ -e preload.bwrap ]
@@ -226,7 +229,8 @@ preload() {
 
 preloaded() {
 	needs_who "$1"
-	at "$1" bwrap ', "envAllowList": ["PATH", "LD_PRELOAD"]'
+	at "$1" bwrap ", \"envAllowList\": [\"PATH\", \"LD_PRELOAD\"],
+	  \"execPaths\": [\"$D/x\"]"
 	run preload
 	assert_success
 	[ -e preload.ffmpeg ]

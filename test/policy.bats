@@ -267,13 +267,13 @@ audit_field() {
 	write_policy "{$CMDS, \"binShell\": \"/bin/bash\"}"
 	run sbx -n ffprobe -version
 	assert_success
-	assert_line --regexp "'--' '/proc/self/fd/[0-9]+' '--sbexec-launch' '[0-9]+' '/bin/bash' '-c' 'exec '"
+	assert_line --regexp "'--' '/proc/self/fd/[0-9]+' '--sbexec-launch' '[0-9]+' '-' '-' '-' '/bin/bash' '-c' 'exec '"
 }
 
 @test "without binShell the command starts directly: no shell runs in the chain" {
 	run sbx -n ffprobe -version
 	assert_success
-	assert_line --regexp "'--' '/proc/self/fd/[0-9]+' '--sbexec-launch' '[0-9]+' '/usr/bin/ffprobe' '-version'\$"
+	assert_line --regexp "'--' '/proc/self/fd/[0-9]+' '--sbexec-launch' '[0-9]+' '-' '-' '-' '/usr/bin/ffprobe' '-version'\$"
 	# A shell in the chain runs what BASH_ENV names: the control.
 	printf 'echo shell >"%s/ran"\n' "$W" >"$W/bash_env"
 	export BASH_ENV="$W/bash_env"

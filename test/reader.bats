@@ -26,6 +26,7 @@ setup() {
 	mkdir "$D/w"
 	chown "$CUID:$CGID" "$D/w"
 	export SBEXEC_POLICY="$D/policy.json" AUDIT="$D/w/audit.jsonl"
+	XDIR=	# no payload: policy() lists no execPaths, which a user must walk
 	cd "$D/w"
 	SBX=("$SBEXEC")
 	if landlock; then
