@@ -9,12 +9,15 @@
 # --user 1000 and with --cap-drop ALL --security-opt no-new-privileges
 # (see wanted).
 # The repository (its static sbexec) is bind-mounted read-only at /src.
-# Then the README's CI examples, laid out as the executors lay them out.
+# Then issue 29's btrfs subvolume ioctls on a loop btrfs bound in as a
+# volume, and the README's CI examples, laid out as the executors lay
+# them out.
 #
 # Each inner run's TAP is kept in build/container/results/; a failing
 # test prints the inner tests that failed, with their output.
 # CONTAINER_SUITES="compat escape ci" and CONTAINER_MODES="root" narrow
-# the runs (the tests of the others skip; ci: the README's examples).
+# the runs (the tests of the others skip; ci: the README's examples;
+# btrfs: the subvolume ioctls).
 
 load helper
 bats_require_minimum_version 1.5.0
@@ -55,6 +58,10 @@ setup_file() {
 
 setup() {
 	[ -z "$NO_ENGINE" ] || skip "$NO_ENGINE"
+}
+
+teardown() {
+	btrfs_done
 }
 
 teardown_file() {
@@ -191,7 +198,8 @@ backend_env() {
 }
 
 # wanted SUITE MODE: skip unless CONTAINER_SUITES and CONTAINER_MODES
-# (default: compat, census, escape, escape2, ci; every mode) name them.
+# (default: compat, census, escape, escape2, btrfs, ci; every mode) name
+# them.
 # Each knows it is in an engine: the census (CENSUS_ENGINE) takes its
 # controls from the host's run and adds what the engine itself refuses
 # or masks to what it expects; escape.bats (SBEXEC_ENGINE) skips each
@@ -199,7 +207,7 @@ backend_env() {
 # sbexec; escape2.bats runs its Landlock half only, and says each
 # control the engine already refuses.
 wanted() {
-	case " ${CONTAINER_SUITES:-compat census escape escape2 ci} " in
+	case " ${CONTAINER_SUITES:-compat census escape escape2 btrfs ci} " in
 	*" $1 "*) ;;
 	*) [ -z "${CONTAINER_SUITES:-}" ] ||
 		skip "CONTAINER_SUITES leaves out $1"
@@ -269,6 +277,143 @@ suite() {
 @test "census.bats in Docker as --user 1000" { suite census user; }
 @test "census.bats in Docker with --cap-drop ALL and no-new-privileges" {
 	skip "the census sets up its user with root's CAP_CHOWN and CAP_SETUID; root's census, with every capability, covers this sandbox"
+}
+
+# ------------------------------- btrfs subvolumes (issue 29, finding 2)
+
+# btrfs_volume WHO (root or user): BT, a directory of its own under /tmp
+# holding a loop btrfs mounted at $BT/mnt, bound into the containers at
+# /b: the subvolume vol, whose .env the policy hides, and the directory
+# dst, both owned by WHO (uid 1000 for user); and $BT/probe, bound at
+# /probe: test/probe_btrfs.c built as a program (the control) and as the
+# payload ffmpeg loads. Skips with the reason where btrfs or a loop
+# mount is missing.
+btrfs_volume() {
+	command -v mkfs.btrfs >/dev/null || skip "no mkfs.btrfs (apt-get install btrfs-progs)"
+	grep -qw btrfs /proc/filesystems || modprobe btrfs 2>/dev/null ||
+		skip "this kernel has no btrfs"
+	BT=$(mktemp -d /tmp/sbxdkbtrfs.XXXXXX)
+	chmod 755 "$BT"
+	mkdir -p "$BT/mnt" "$BT/probe"
+	truncate -s 300M "$BT/btrfs.img"
+	mkfs.btrfs -q "$BT/btrfs.img" >/dev/null
+	mount -o loop "$BT/btrfs.img" "$BT/mnt" ||
+		skip "no loop mount of a btrfs image here"
+	chmod 755 "$BT/mnt"
+	btrfs -q subvolume create "$BT/mnt/vol"
+	mkdir "$BT/mnt/dst"
+	echo "secret-$1" >"$BT/mnt/vol/.env"
+	chmod 600 "$BT/mnt/vol/.env"
+	[ "$1" = root ] || chown -R 1000:1000 "$BT/mnt/vol" "$BT/mnt/dst"
+	gcc -Wall -Wextra -Werror -o "$BT/probe/probe_btrfs" "$TOP/test/probe_btrfs.c"
+	gcc -Wall -Wextra -Werror -shared -fPIC -s -DPAYLOAD \
+		-o "$BT/probe/payload.so" "$TOP/test/probe_btrfs.c"
+	chmod 755 "$BT/probe"
+}
+
+# btrfs_done (teardown): the loop btrfs unmounted (its loop device goes
+# with it) and BT removed.
+btrfs_done() {
+	[ -n "${BT:-}" ] && [ -d "$BT" ] || return 0
+	if mountpoint -q "$BT/mnt"; then
+		umount "$BT/mnt" 2>/dev/null || umount -l "$BT/mnt"
+	fi
+	rm -rf "$BT"
+}
+
+# btrfs_undo: the control's snapshot and subvolume deleted, vol writable
+# again.
+btrfs_undo() {
+	local v
+	btrfs property set "$BT/mnt/vol" ro false
+	for v in "$BT"/mnt/dst/*; do
+		[ ! -d "$v" ] || btrfs -q subvolume delete "$v"
+	done
+}
+
+# btrfs_probes NAME: the hidden .env read, then vol snapshotted as
+# dst/NAME, the .env read in the copy, a new subvolume dst/nNAME, vol set
+# read-only.
+btrfs_probes() {
+	echo read:/b/vol/.env "snap:/b/vol:/b/dst:$1" "read:/b/dst/$1/.env" \
+		"subvol:/b/dst:n$1" ro:/b/vol
+}
+
+# btrfs_in_docker MODE CMD...: CMD in a container as MODE, with the
+# volume at /b and the probe at /probe.
+btrfs_in_docker() {
+	local RUN_FLAGS=(-v "$BT/mnt:/b" -v "$BT/probe:/probe:ro")
+	in_docker "$@"
+}
+
+# btrfs_sbexec MODE PROBE...: in a container as MODE, PROBE... made by
+# the payload ffmpeg loads as a LADSPA plugin, through sbexec with
+# "sandbox": "auto" (the cwd writable, vol's .env hidden); then
+# sbexec's exit status and the backend of its start record.
+btrfs_sbexec() {
+	local mode=$1
+	shift
+	btrfs_in_docker "$mode" sh -c '
+		sbexec=$1
+		shift
+		mkdir /tmp/w && cd /tmp/w || exit
+		printf "%s\n" "$@" >payload.args
+		printf "%s\n" "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\"},
+		  \"sandbox\": \"auto\", \"audit\": \"stderr\",
+		  \"filesystem\": {\"allowWrite\": [\".\"],
+		  \"denyRead\": [\"/b/vol/.env\"]}}" >/tmp/p.json
+		"$sbexec" -p /tmp/p.json ffmpeg -nostdin -v error \
+			-f lavfi -i anullsrc -af ladspa=file=/probe/payload.so \
+			-t 0.1 -f null - 2>/tmp/err
+		echo "exit $?"
+		grep "\"type\":\"start\"" /tmp/err |
+			grep -o "\"backend\":\"[a-z]*\"" || cat /tmp/err' sh "$INNER" "$@"
+}
+
+# btrfs_attack MODE (root or user): the control, then the attack through
+# sbexec, MODE owning the subvolume.
+# Without sbexec the probe reads the .env, snapshots vol and reads the
+# .env in the copy, makes a subvolume and sets vol read-only; through
+# sbexec (Landlock, since bwrap cannot set up here) the .env is hidden,
+# each ioctl is EPERM, and neither copy nor subvolume exists.
+btrfs_attack() {
+	local mode=$1 who=$1
+	wanted btrfs "$mode"
+	btrfs_volume "$who"
+	# shellcheck disable=SC2046
+	run btrfs_in_docker "$mode" /probe/probe_btrfs $(btrfs_probes s1)
+	assert_success
+	assert_output "read=secret-$who
+snap=OK
+read=secret-$who
+subvol=OK
+ro=OK"
+	btrfs subvolume show "$BT/mnt/dst/s1" >/dev/null
+	btrfs subvolume show "$BT/mnt/dst/ns1" >/dev/null
+	run btrfs property get "$BT/mnt/vol" ro
+	assert_output "ro=true"
+	btrfs_undo
+	# shellcheck disable=SC2046
+	run btrfs_sbexec "$mode" $(btrfs_probes s2)
+	assert_success
+	assert_output 'read=EACCES
+snap=EPERM
+read=ENOENT
+subvol=EPERM
+ro=EPERM
+exit 0
+"backend":"landlock"'
+	[ ! -e "$BT/mnt/dst/s2" ] && [ ! -e "$BT/mnt/dst/ns2" ]
+	run btrfs property get "$BT/mnt/vol" ro
+	assert_output "ro=false"
+}
+
+@test "btrfs in Docker as root: a subvolume's snapshot, a new subvolume and the read-only flag, made without sbexec, are EPERM through sbexec (auto: Landlock)" {
+	btrfs_attack root
+}
+
+@test "btrfs in Docker as --user 1000 owning the subvolume: snapshot, new subvolume and read-only flag, made without sbexec, are EPERM through sbexec (auto: Landlock)" {
+	btrfs_attack user
 }
 
 # --------------------------------------------- the README's CI examples
