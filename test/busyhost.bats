@@ -125,7 +125,7 @@ late_mount_write() {
 	MOUNTS+=("$locked/data")
 	chown "$CUID:$CGID" "$d/w"
 	export SBEXEC_POLICY="$d/policy.json" AUDIT="$d/w/audit.jsonl"
-	policy ', "sandbox": "bwrap"'
+	XDIR= policy ', "sandbox": "bwrap"'
 	cd "$d/w"
 	run setpriv --reuid="$CUID" --regid="$CGID" --clear-groups -- \
 		"$SBEXEC" sh -c "echo ran; ls $locked/data"
