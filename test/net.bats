@@ -838,19 +838,15 @@ recorded() {
 
 # ------------------------------------------ what travels in a tunnel
 
-# tunnel.py HOST PORT SNI PATH [--plain]: GET /PATH from HOST:PORT over
-# TLS with SNI as the server name ("-": none) and Host, through the
+# proxied.py: connect(HOST, PORT), a socket to HOST:PORT through the
 # proxy's CONNECT when http_proxy is set (inside the allow-list's
-# sandbox), else directly; --plain sends the GET and a pipelined POST
-# with a body in clear instead, --tls12 speaks TLS 1.2 at most. Prints
-# the status lines and bodies.
-write_tunnel_py() {
-	cat >tunnel.py <<-'EOF'
-		import os, socket, ssl, sys
-		host, port, sni, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-		name = host if sni == "-" else sni
-		req = ("GET /%s HTTP/1.1\r\nHost: %s\r\n\r\n" % (path, name)).encode()
-		if os.environ.get("http_proxy"):
+# sandbox; the proxy's status line printed), else directly.
+write_proxied_py() {
+	cat >proxied.py <<-'EOF'
+		import os, socket
+		def connect(host, port):
+		    if not os.environ.get("http_proxy"):
+		        return socket.create_connection((host, port), timeout=10)
 		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
 		    s.sendall(b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (host.encode(), port))
 		    head = b""
@@ -860,8 +856,25 @@ write_tunnel_py() {
 		            break
 		        head += c
 		    print("proxy:", head.split(b"\r\n")[0].decode("latin-1"))
-		else:
-		    s = socket.create_connection((host, port), timeout=10)
+		    return s
+	EOF
+}
+
+# tunnel.py HOST PORT SNI PATH [--plain]: GET /PATH from HOST:PORT over
+# TLS with SNI as the server name ("-": none) and Host, through the
+# proxy's CONNECT when http_proxy is set (inside the allow-list's
+# sandbox), else directly; --plain sends the GET and a pipelined POST
+# with a body in clear instead, --tls12 speaks TLS 1.2 at most. Prints
+# the status lines and bodies.
+write_tunnel_py() {
+	write_proxied_py
+	cat >tunnel.py <<-'EOF'
+		import ssl, sys
+		from proxied import connect
+		host, port, sni, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+		name = host if sni == "-" else sni
+		req = ("GET /%s HTTP/1.1\r\nHost: %s\r\n\r\n" % (path, name)).encode()
+		s = connect(host, port)
 		try:
 		    if "--plain" in sys.argv:
 		        s.sendall(req + ("POST /%s HTTP/1.1\r\nHost: %s\r\nContent-Length: 4\r\n\r\nbody" % (path, name)).encode())
@@ -949,21 +962,12 @@ net_sni() {
 # through libssl itself (CPython keeps the SSL pointer after the socket
 # pointer, 24 bytes into the object).
 write_hrr_py() {
+	write_proxied_py
 	cat >hrr.py <<-'EOF'
-		import ctypes, os, socket, ssl, sys
+		import ctypes, ssl, sys
+		from proxied import connect
 		host, port, sni2, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-		if os.environ.get("http_proxy"):
-		    s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
-		    s.sendall(b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (host.encode(), port))
-		    head = b""
-		    while b"\r\n\r\n" not in head:
-		        c = s.recv(1)
-		        if not c:
-		            break
-		        head += c
-		    print("proxy:", head.split(b"\r\n")[0].decode("latin-1"))
-		else:
-		    s = socket.create_connection((host, port), timeout=10)
+		s = connect(host, port)
 		ctx = ssl.create_default_context()
 		ctx.check_hostname = False
 		ctx.verify_mode = ssl.CERT_NONE
