@@ -141,6 +141,8 @@ static struct policy *inherit(const struct policy *top)
 	p->devices = (struct strv){ 0 };
 	strv_pushn(&p->devices, (const char *const *)top->devices.v,
 	    top->devices.n);
+	p->programs = (struct strv){ 0 };
+	p->allow_wx = 0;
 	p->exec_paths = (struct strv){ 0 };
 	strv_pushn(&p->exec_paths, (const char *const *)top->exec_paths.v,
 	    top->exec_paths.n);
@@ -189,7 +191,7 @@ static int sandbox_only(struct ctx *c, const cJSON *obj, const char *name)
 {
 	static const char *const keys[] = { "filesystem", "network",
 	    "allowUnixSockets", "enableWeakerNestedSandbox", "sandbox",
-	    "devices", "execPaths" };
+	    "devices", "execPaths", "programs", "allowWriteExecute" };
 	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(obj, "limits");
 	const char *key = NULL;
 

@@ -52,8 +52,7 @@ static int command(void *arg)
 	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0 ||
 	    landlock_enter(a->l, &what) < 0)
 		goto fail;
-	what = a->argv[0];
-	execve(a->argv[0], a->argv, a->envp);
+	final_exec(&a->l->fin, a->argv, a->envp, &what);
 fail:
 	dprintf(2, "sbexec: Landlock sandbox: %s: %s\n", what, strerror(errno));
 	(void)!write(a->err, "x", 1);

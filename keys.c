@@ -7,6 +7,7 @@
 
 #include "devices.h"
 #include "env.h"
+#include "final.h"
 #include "net/netpolicy.h"
 #include "noexec.h"
 #include "path.h"
@@ -309,6 +310,31 @@ static int key_exec_paths(struct ctx *c, const cJSON *v)
 	return each_string(c, v, exec_one);
 }
 
+/* ---- issue 30: what a command may start (none by default) */
+
+static int program_one(struct ctx *c, const char *s)
+{
+	struct strv *x = &c->pol->programs;
+
+	if (absolute(c, s) < 0)
+		return -1;
+	if (strcmp(s, "/") == 0)
+		return bad(c, "\"/\" would let the command start anything: "
+		    "name the programs");
+	for (size_t i = 0; i < x->n; i++)
+		if (strcmp(x->v[i], s) == 0)
+			return bad(c, "\"%s\" is listed twice", s);
+	if (x->n == PROGRAMS_MAX)
+		return bad(c, "more than %d programs", PROGRAMS_MAX);
+	strv_push(x, s);
+	return 0;
+}
+
+static int key_programs(struct ctx *c, const cJSON *v)
+{
+	return each_string(c, v, program_one);
+}
+
 #define LIMIT(name, f, lo, hi) \
 	{ name, 0, NULL, FIELD(limits.f), lo, hi }
 #define DAY_MS 86400000LL
@@ -447,6 +473,8 @@ const struct key command_keys[] = {
 	{ "sandbox", cJSON_String, key_sandbox, 0, 0, 0 },
 	{ "devices", cJSON_Array, key_devices, 0, 0, 0 },
 	{ "execPaths", cJSON_Array, key_exec_paths, 0, 0, 0 },
+	{ "programs", cJSON_Array, key_programs, 0, 0, 0 },
+	{ "allowWriteExecute", cJSON_True, NULL, FIELD(allow_wx), 0, 0 },
 	{ "commands", -1, not_overridable, 0, 0, 0 },
 	{ "bypass", -1, not_overridable, 0, 0, 0 },
 	{ "binShell", -1, not_overridable, 0, 0, 0 },

@@ -3,6 +3,7 @@
 #define SBEXEC_LANDLOCK_H
 
 #include "devices.h"
+#include "final.h"
 #include "policy.h"
 #include "util.h"
 
@@ -17,6 +18,7 @@ struct landlock {
 	int ruleset;		/* every rule but the command's own /proc/PID */
 	int filter;		/* the seccomp variant (filter.h) */
 	char *why;		/* why the policy cannot be rendered */
+	struct final fin;	/* the layer entered last (final.c) */
 };
 
 /* The kernel's Landlock ABI, 0 when Landlock is absent or disabled. */

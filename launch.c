@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "final.h"
 #include "handin.h"
 #include "launch.h"
 
@@ -42,9 +43,18 @@
 /* Twice env.c's bound: more than that is not sbexec's writing. */
 #define ENV_FD_MAX (2 << 20)
 
-/* ENVP, each entry with its NUL, in a memfd at offset 0 that bwrap
- * inherits (above 10, added to KEEP). Returns its number. */
-static int env_fd(char *const *envp, struct fdv *keep)
+static void put_entry(int fd, const char *s)
+{
+	if (write(fd, s, strlen(s) + 1) != (ssize_t)strlen(s) + 1)
+		die(EXIT_SBEXEC, "cannot write the command's environment");
+}
+
+/* ENVP, each entry with its NUL, then an empty entry, "wx" or "-" (the
+ * final layer's W^X lifted or not) and its programs, in a memfd at
+ * offset 0 that bwrap inherits (above 10, added to KEEP). Returns its
+ * number. */
+static int env_fd(char *const *envp, const struct final *f,
+    struct fdv *keep)
 {
 	int mfd, fd;
 
@@ -56,10 +66,11 @@ static int env_fd(char *const *envp, struct fdv *keep)
 		    "command's environment to it");
 	close(mfd);
 	for (; *envp != NULL; envp++)
-		if (write(fd, *envp, strlen(*envp) + 1) !=
-		    (ssize_t)strlen(*envp) + 1)
-			die(EXIT_SBEXEC, "cannot write the command's "
-			    "environment");
+		put_entry(fd, *envp);
+	put_entry(fd, "");
+	put_entry(fd, f->wx ? "wx" : "-");
+	for (size_t i = 0; i < f->programs.n; i++)
+		put_entry(fd, f->programs.v[i]);
 	keep->v = xreallocarray(keep->v, keep->n + 1, sizeof(*keep->v));
 	keep->v[keep->n++] = fd;
 	return fd;
@@ -82,12 +93,12 @@ static void self_fd(char path[32], struct fdv *keep)
 }
 
 void launch_push(struct strv *out, struct fdv *keep, char *const *envp,
-    const int handin[3])
+    const struct final *f, const int handin[3])
 {
 	char path[32], env[16], h[3][16];
 
 	self_fd(path, keep);
-	snprintf(env, sizeof(env), "%d", env_fd(envp, keep));
+	snprintf(env, sizeof(env), "%d", env_fd(envp, f, keep));
 	strv_add(out, path, LAUNCH_ARG, env);
 	for (int i = 0; i < 3; i++)
 		snprintf(h[i], sizeof(h[i]), handin[i] < 0 ? "-" : "%d",
@@ -131,11 +142,11 @@ static _Noreturn void fail(const char *what, int status)
 	_exit(status);
 }
 
-/* The environment env_fd wrote to FD: its entries, each ended by NUL. */
-static char **env_read(int fd)
+/* What env_fd wrote to FD: the environment, and the final layer in F. */
+static char **env_read(int fd, struct final *f)
 {
 	struct stat st;
-	size_t n = 0, k = 0;
+	size_t n = 0, k = 0, at;
 	char *buf, **envp;
 
 	errno = EFBIG;
@@ -146,13 +157,23 @@ static char **env_read(int fd)
 	    pread(fd, buf, n, 0) != (ssize_t)n)
 		fail("the environment's descriptor", EXIT_SBEXEC);
 	buf[n] = '\0';
-	for (size_t at = 0; at < n; at += strlen(buf + at) + 1)
+	for (at = 0; at < n && buf[at] != '\0'; at += strlen(buf + at) + 1)
 		k++;
 	if ((envp = calloc(k + 1, sizeof(*envp))) == NULL)
 		fail("the environment", EXIT_SBEXEC);
 	k = 0;
-	for (size_t at = 0; at < n; at += strlen(buf + at) + 1)
+	for (at = 0; at < n && buf[at] != '\0'; at += strlen(buf + at) + 1)
 		envp[k++] = buf + at;
+	/* The layer: never less than all of it, or no command. */
+	errno = EINVAL;
+	if (at + 1 >= n)
+		fail("the final layer's settings", EXIT_SBEXEC);
+	at++;
+	if (strcmp(buf + at, "wx") != 0 && strcmp(buf + at, "-") != 0)
+		fail("the final layer's settings", EXIT_SBEXEC);
+	*f = (struct final){ .wx = strcmp(buf + at, "wx") == 0 };
+	for (at += strlen(buf + at) + 1; at < n; at += strlen(buf + at) + 1)
+		strv_push(&f->programs, buf + at);
 	return envp;
 }
 
@@ -166,6 +187,8 @@ static int is_nothing(int argc, char **argv)
 
 void launch_maybe(int argc, char **argv)
 {
+	struct final f;
+	const char *what;
 	char **envp;
 	int handin[3];
 
@@ -173,12 +196,13 @@ void launch_maybe(int argc, char **argv)
 		_exit(0);
 	if (!is_launch(argc, argv))
 		return;
-	envp = env_read(atoi(argv[2]));
+	envp = env_read(atoi(argv[2]), &f);
 	for (int i = 0; i < 3; i++)
 		handin[i] = digits(argv[3 + i]) ? atoi(argv[3 + i]) : -1;
 	handin_reopen(handin);
 	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 		fail("close_range", EXIT_SBEXEC);
-	execve(argv[6], argv + 6, envp);
-	fail(argv[6], errno == ENOENT ? EXIT_NOTFOUND : EXIT_DENIED);
+	final_exec(&f, argv + 6, envp, &what);
+	fail(what, what != argv[6] ? EXIT_SBEXEC : errno == ENOENT ?
+	    EXIT_NOTFOUND : EXIT_DENIED);
 }

@@ -2,6 +2,7 @@
 #ifndef SBEXEC_LAUNCH_H
 #define SBEXEC_LAUNCH_H
 
+#include "final.h"
 #include "mounts.h"
 #include "util.h"
 
@@ -10,7 +11,7 @@
  * descriptors bwrap inherits (added to KEEP), and the descriptors of
  * HANDIN (handin.c), -1 where none. */
 void launch_push(struct strv *out, struct fdv *keep, char *const *envp,
-    const int handin[3]);
+    const struct final *f, const int handin[3]);
 
 /* Push the preflight's launcher onto OUT: sbexec's own binary, which
  * exits 0 at once, from a descriptor bwrap inherits (added to KEEP). */

@@ -189,6 +189,7 @@ void policy_free(struct policy *pol)
 	strv_free(&pol->overrides);
 	strv_free(&pol->devices);
 	strv_free(&pol->exec_paths);
+	strv_free(&pol->programs);
 	for (size_t i = 0; i < pol->nrules; i++) {
 		free(pol->rules[i].path);
 		free(pol->rules[i].expanded);

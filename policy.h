@@ -63,6 +63,8 @@ struct policy {
 	size_t nrules;
 	struct strv devices;		/* DESIGN 12: sets and paths, checked */
 	struct strv exec_paths;		/* DESIGN 13: executable beside /usr */
+	struct strv programs;		/* a command's: what it may start */
+	int allow_wx;			/* a command's: W^X lifted */
 	struct limits limits;
 	enum audit_sink audit;
 	char *audit_path;

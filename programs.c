@@ -16,6 +16,7 @@
  * allowWrite may lie inside one either: what the sandbox may execute
  * besides the system's, nothing a run writes. */
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,17 +154,26 @@ static int check_one(const struct policy *pol, const char *key,
 	return -1;
 }
 
-/* A command's own execPaths, where they differ from the top level's. */
+/* A command's own execPaths, where they differ from the top level's,
+ * and its programs: each a program, or a tree of them. */
 static int check_own_trees(const struct policy *pol,
     const struct command *cmd)
 {
 	const struct strv *x = cmd->own ? &cmd->own->exec_paths : NULL;
+	const struct strv *pr = cmd->own ? &cmd->own->programs : NULL;
+	struct stat st;
 	char *key;
 	int rc = 0;
 
 	for (size_t i = 0; x != NULL && i < x->n; i++) {
 		key = xasprintf("commands.%s.execPaths", cmd->name);
 		rc |= check_one(pol, key, x->v[i], 1);
+		free(key);
+	}
+	for (size_t i = 0; pr != NULL && i < pr->n; i++) {
+		key = xasprintf("commands.%s.programs", cmd->name);
+		rc |= check_one(pol, key, pr->v[i], stat(pr->v[i], &st) == 0 &&
+		    S_ISDIR(st.st_mode));
 		free(key);
 	}
 	return rc;

@@ -146,6 +146,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
     char *const *args, struct sandbox_io *io, struct strv *out,
     char **why)
 {
+	struct final fin;
 	struct plan p;
 	int status = mounts_plan(pol, io->cwd, &p);
 
@@ -183,7 +184,9 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	push_fd(out, "--seccomp", io->seccomp_fd);
 	strv_push(out, "--");
 	handin_pick(pol->limits.max_output_bytes > 0, &io->keep, io->handin);
-	launch_push(out, &io->keep, io->envp, io->handin);	/* only 0-2 */
+	final_of(pol, cmd->path, &fin);
+	launch_push(out, &io->keep, io->envp, &fin, io->handin); /* only 0-2 */
+	strv_free(&fin.programs);
 	push_command(pol, cmd, args, out);
 	if (io->trial) {
 		io->plan = xmalloc(sizeof(*io->plan));
@@ -274,8 +277,10 @@ static int landlock_argv(const struct policy *pol,
 	if (status == 0 && (status = landlock_plan(pol, io->cwd, io->plan,
 	    &io->devices, &io->landlock)) != 0)
 		*why = xstrdup(io->landlock.why);
-	if (status == 0)
+	if (status == 0) {
 		take_links(io, io->plan);
+		final_of(pol, cmd->path, &io->landlock.fin);
+	}
 	mounts_free(io->plan);
 	free(io->plan);
 	io->plan = NULL;
