@@ -325,7 +325,7 @@ static int emit(struct json *j, enum record kind)
 static void loud(struct json *j, const struct policy *pol,
     const struct command *cmd, const struct audit_run *r)
 {
-	const char *why[9], *fallback = r->fallback;
+	const char *why[11], *fallback = r->fallback;
 	size_t n = 0;
 
 	if (cmd->bypass)
@@ -342,6 +342,12 @@ static void loud(struct json *j, const struct policy *pol,
 	if (pol->devices.n > 0 && !cmd->bypass)
 		why[n++] = "devices: host device nodes are open to the "
 		    "command, each a kernel driver's attack surface";
+	if (pol->programs.n > 0 && !cmd->bypass)
+		why[n++] = "programs: the command may start other programs, "
+		    "and the dynamic loader";
+	if (pol->allow_wx && !cmd->bypass)
+		why[n++] = "allowWriteExecute: the command may make memory "
+		    "writable and executable";
 	if (fallback != NULL && !cmd->bypass)
 		why[n++] = fallback;
 	if (r->no_cgroup != NULL)
@@ -407,6 +413,8 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	    SHARE_PATH);
 	json_strv_max(&j, "overrides", r->overrides ? r->overrides : none,
 	    SHARE_LIST, SHARE_NAME);
+	json_strv_max(&j, "programs", pol->programs.n ? pol->programs.v : none,
+	    SHARE_LIST, SHARE_PATH);
 	json_str_max(&j, "cgroup", r->cgroup, SHARE_PATH);
 	loud(&j, pol, cmd, r);
 	json_int(&j, "argvCount", (long long)count);

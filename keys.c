@@ -424,7 +424,8 @@ static int not_overridable(struct ctx *c, const cJSON *v)
 	(void)v;
 	return bad(c, "cannot be set for one command (only envAllowList, "
 	    "inheritHostEnv, filesystem, network, allowUnixSockets, limits, "
-	    "sandbox, enableWeakerNestedSandbox, devices, execPaths)");
+	    "sandbox, enableWeakerNestedSandbox, devices, execPaths, "
+	    "programs, allowWriteExecute)");
 }
 
 static int key_path(struct ctx *c, const cJSON *v)

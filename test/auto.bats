@@ -47,7 +47,8 @@ make_dir() {
 	[ "$1" = root ] || [ "$(id -u)" -ne 0 ] || chown "$CUID:$CGID" "$R/work"
 	cd "$R/work"
 	cat >policy.json <<-EOF
-		{ "commands": { "sh": "/bin/sh", "ffprobe": "/usr/bin/ffprobe" },
+		{ "commands": { "sh": $(sh_programs),
+		  "ffprobe": "/usr/bin/ffprobe" },
 		  "sandbox": "auto", "bwrap": "$R/bwrap",
 		  "audit": "$R/work/audit.jsonl" ${2:-} }
 	EOF

@@ -60,8 +60,10 @@ teardown_file() {
 # (tools/seccomp-gen.c: denied[], with issue 18's pidfd_getfd,
 # process_madvise, kcmp and open_tree_attr; the socket family allow-list,
 # which refuses family 0 and 1; socketpair without allowUnixSockets; the
-# ioctl allow-list, which has neither request 0 nor 1).
-DENIED_ALWAYS="ptrace process_vm_readv process_vm_writev keyctl add_key
+# ioctl allow-list, which has neither request 0 nor 1); and the final
+# layer's (final.c, issue 30): every exec after the command's own start
+# and a memfd; its W^X rules take arguments that 0 and 1 are not.
+DENIED_ALWAYS="execve execveat memfd_create memfd_secret ptrace process_vm_readv process_vm_writev keyctl add_key
 	request_key bpf userfaultfd perf_event_open mount umount2 pivot_root
 	kexec_load kexec_file_load init_module finit_module delete_module
 	open_tree open_tree_attr move_mount fsopen fsconfig fsmount fspick

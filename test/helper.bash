@@ -79,8 +79,15 @@ policy() {
 		backend=", \"sandbox\": \"$SBEXEC_BACKEND\""
 	[ -z "$x" ] || trees="\"execPaths\": [\"$x\"],"
 	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\",
-	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": \"/bin/sh\"}, $trees
-	  \"audit\": \"$AUDIT\" $backend ${1:-}}"
+	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": $(sh_programs "$x")},
+	  $trees \"audit\": \"$AUDIT\" $backend ${1:-}}"
+}
+
+# sh_programs [TREE]: the test shell as a command of its own, which may
+# start the system's programs (and TREE's): every other command starts
+# nothing (final.c).
+sh_programs() {
+	printf '{"path": "/bin/sh", "programs": ["/usr"%s]}' "${1:+, \"$1\"}"
 }
 
 # write_policy JSON: the policy file, exactly, with safe permissions.

@@ -42,9 +42,10 @@ teardown_file() {
 	rm -rf "$D"
 }
 
-# at WHO MODE [EXTRA]: a fresh work directory of WHO's (the cwd), the
-# audit file, and a policy for MODE with ffmpeg and sh, "." writable,
-# and EXTRA members (JSON, starting with a comma).
+# at WHO MODE [EXTRA [COMMANDS]]: a fresh work directory of WHO's (the
+# cwd), the audit file, and a policy for MODE with ffmpeg and sh, "."
+# writable, EXTRA members and COMMANDS more commands (JSON, each
+# starting with a comma).
 at() {
 	WHO=$1 MODE=$2
 	DIR="$D/$WHO.$BATS_TEST_NUMBER.$MODE"
@@ -54,7 +55,7 @@ at() {
 	: >"$AUDIT"
 	chmod 600 "$AUDIT"
 	printf '%s\n' "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\",
-	  \"ffprobe\": \"/usr/bin/ffprobe\", \"sh\": \"/bin/sh\"},
+	  \"ffprobe\": \"/usr/bin/ffprobe\", \"sh\": \"/bin/sh\" ${4:-}},
 	  \"audit\": \"$AUDIT\", \"sandbox\": \"$MODE\",
 	  \"filesystem\": {\"allowWrite\": [\".\"]} ${3:-}}" >"$DIR/policy.json"
 	chmod 644 "$DIR/policy.json"
@@ -243,4 +244,187 @@ preloaded() {
 
 @test "bwrap runs with an empty environment: an LD_PRELOAD the policy admits reaches the command only, as a user" {
 	preloaded user
+}
+
+# ------------------------------------- no exec, no new executable memory
+
+# Item 2 (final.c): even where the environment would let a route start a
+# program, nothing starts once the command runs; route 5's python3 never
+# gets to write its /proc/self/mem. The policy admits the caller's
+# ALSA_CONFIG_PATH, the system's own configuration, so that alsa-lib's
+# pipe plugin is there to run /bin/sh -c.
+
+ALSA_CONF=/usr/share/alsa/alsa.conf
+
+# mem_py MARKER: python3 overwrites libc's labs through /proc/self/mem
+# with "return 42" and marks when the call answers so: native code ran.
+mem_py() {
+	printf '%s' "import ctypes
+f = ctypes.CDLL(None).labs
+m = open('/proc/self/mem', 'r+b', buffering=0)
+m.seek(ctypes.cast(f, ctypes.c_void_p).value)
+m.write(bytes([0xb8, 42, 0, 0, 0, 0xc3]))
+m.close()
+f(0) == 42 and open('$1', 'w').close()"
+}
+
+# alsa_run CMD: route 4's pipe with ALSA's own configuration.
+alsa_run() {
+	ALSA_CONFIG_PATH=$ALSA_CONF through ffmpeg -nostdin -v error \
+		-f lavfi -i anullsrc -t 0.1 -f alsa "file:'|$1'"
+}
+
+@test "route 5 control: without sbexec, ffmpeg's alsa pipe starts python3, which writes its /proc/self/mem and runs code, as root and as a user" {
+	local who
+	[ -r "$ALSA_CONF" ] || skip "no $ALSA_CONF"
+	for who in root user; do
+		[ "$who" = user ] || [ "$(id -u)" -eq 0 ] || continue
+		at "$who" direct
+		mem_py "$W/marker" >mem.py
+		run alsa_run "python3 $W/mem.py"
+		[ -e marker ]
+	done
+}
+
+noexec_after() {
+	local mode
+	needs_who "$1"
+	[ -r "$ALSA_CONF" ] || skip "no $ALSA_CONF"
+	for mode in $(host_modes); do
+		at "$1" "$mode" ', "envAllowList": ["ALSA_CONFIG_PATH"]'
+		mem_py "$W/marker" >mem.py
+		run alsa_run "/usr/bin/touch $W/marker"
+		[ ! -e marker ]
+		run alsa_run "python3 $W/mem.py"
+		[ ! -e marker ]
+		# The pipe plugin was there: its shell never ran.
+		assert_output --partial "running |python3 $W/mem.py for writing failed"
+	done
+}
+
+@test "routes 4 and 5 with ALSA's configuration admitted: the pipe plugin's shell never starts through sbexec, as root (bwrap, landlock)" {
+	noexec_after root
+}
+
+@test "routes 4 and 5 with ALSA's configuration admitted: the pipe plugin's shell never starts through sbexec, as a user (bwrap, landlock)" {
+	noexec_after user
+}
+
+# probe_wx [MODE]: test/probe_wx.c as command "wx", from an executable
+# tree of the policy's, as $WHO; direct without sbexec.
+build_wx() {
+	[ -x "$D/x/probe_wx" ] || gcc -Wall -Wextra -Werror \
+		-o "$D/x/probe_wx" "$BATS_TEST_DIRNAME/probe_wx.c"
+}
+
+# wx_command [KEYS]: command "wx", the probe, with KEYS of its own.
+wx_command() {
+	printf '%s' ", \"wx\": {\"path\": \"$D/x/probe_wx\" ${1:-}}"
+}
+
+@test "W^X control: without sbexec, the probe maps writable code, makes a memfd, execs, as root and as a user" {
+	local who
+	build_wx
+	for who in root user; do
+		[ "$who" = user ] || [ "$(id -u)" -eq 0 ] || continue
+		at "$who" direct
+		run as "$who" "$D/x/probe_wx"
+		assert_success
+		assert_line "mmap-wx ok"
+		assert_line "mprotect-x ok"
+		assert_line "memfd ok"
+		assert_line "personality ok"
+		assert_line "mdwe-off ok"
+		assert_line "execve ok"
+		# SHM_EXEC is refused to a user by an LSM of some hosts.
+		[ "$who" = user ] || assert_line "shmat-exec ok"
+	done
+}
+
+wx_refused() {
+	local mode
+	needs_who "$1"
+	build_wx
+	for mode in $(host_modes); do
+		at "$1" "$mode" ", \"execPaths\": [\"$D/x\"]" "$(wx_command)"
+		run through wx
+		assert_success
+		refute_output --partial " ok"
+		assert_line "mmap-wx refused"
+		assert_line "mprotect-x refused"
+		assert_line "memfd refused"
+		assert_line "shmat-exec refused"
+		assert_line "personality refused"
+		assert_line "execve refused"
+		# MDWE is the kernel's from 6.3 on; the filter says it anyway.
+		if prctl_mdwe; then assert_line "mdwe-off refused"; fi
+	done
+}
+
+# prctl_mdwe: the running kernel has PR_SET_MDWE.
+prctl_mdwe() {
+	python3 -c 'import ctypes, sys
+sys.exit(ctypes.CDLL(None).prctl(66, 0, 0, 0, 0) < 0)'
+}
+
+@test "W^X and no exec through sbexec: every request of the probe refused, as root (bwrap, landlock)" {
+	wx_refused root
+}
+
+@test "W^X and no exec through sbexec: every request of the probe refused, as a user (bwrap, landlock)" {
+	wx_refused user
+}
+
+@test "allowWriteExecute lifts W^X for its command only; exec stays refused (bwrap, landlock)" {
+	local mode
+	build_wx
+	for mode in $(host_modes); do
+		at root "$mode" ", \"execPaths\": [\"$D/x\"]" \
+			"$(wx_command ', "allowWriteExecute": true')"
+		run through wx
+		assert_success
+		assert_line "mmap-wx ok"
+		assert_line "mprotect-x ok"
+		assert_line "memfd ok"
+		assert_line "execve refused"
+	done
+}
+
+@test "fast_bilinear: refused with swscale's message by default, runs with allowWriteExecute (bwrap, landlock)" {
+	local mode
+	fast() {
+		through "$1" -nostdin -v error -f lavfi \
+			-i testsrc=duration=0.2:size=320x240 \
+			-vf format=yuv420p,scale=640:480:flags=fast_bilinear -f null -
+	}
+	for mode in $(host_modes); do
+		at root "$mode" "" ', "jit": {"path": "/usr/bin/ffmpeg",
+		  "allowWriteExecute": true}'
+		run fast ffmpeg
+		assert_failure
+		assert_output --partial "mprotect failed, cannot use fast bilinear scaler"
+		run fast jit
+		assert_success
+		assert_output ""
+	done
+}
+
+# ------------------------------------------------------------ programs
+
+@test "programs: a command starts what it lists and nothing else; without the key, nothing (bwrap, landlock)" {
+	local mode
+	for mode in $(host_modes); do
+		at root "$mode" "" ', "sh2": {"path": "/bin/sh",
+		  "programs": ["/usr/bin/cat"]}'
+		echo hello >in.txt
+		run through sh -c 'cat in.txt'
+		assert_failure 126
+		assert_output --partial "cat: Operation not permitted"
+		run through sh2 -c 'cat in.txt'
+		assert_success
+		assert_output hello
+		run through sh2 -c 'ls in.txt'
+		assert_failure 126
+		assert_output --partial "ls: Permission denied"
+	done
 }
