@@ -428,3 +428,35 @@ sys.exit(ctypes.CDLL(None).prctl(66, 0, 0, 0, 0) < 0)'
 		assert_output --partial "ls: Permission denied"
 	done
 }
+
+@test "programs: named in the start record and its loud reasons; refused at the top level, twice, as /, in a writable place, on a bypassed command" {
+	at root bwrap "" ', "sh2": {"path": "/bin/sh",
+	  "programs": ["/usr/bin/cat"]}'
+	run through sh2 -c true
+	assert_success
+	run python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+s = [x for x in r if x["type"] == "start"][-1]
+print(s["programs"], any(w.startswith("programs:") for w in s["reasons"]))' "$AUDIT"
+	assert_output "['/usr/bin/cat'] True"
+	bad() {
+		printf '%s\n' "$1" >"$DIR/bad.json"
+		chmod 644 "$DIR/bad.json"
+		run "$SBEXEC" -p "$DIR/bad.json" --check
+		assert_failure 125
+		assert_output --partial "$2"
+	}
+	mkdir -m 777 "$DIR/open"
+	cp /bin/true "$DIR/open/tool"
+	bad '{"commands": {"sh": "/bin/sh"}, "programs": ["/bin/ls"]}' \
+		'programs: unknown key'
+	bad '{"commands": {"sh": {"path": "/bin/sh",
+	  "programs": ["/bin/ls", "/bin/ls"]}}}' 'listed twice'
+	bad '{"commands": {"sh": {"path": "/bin/sh", "programs": ["/"]}}}' \
+		'commands.sh.programs[0]: "/" would let the command start anything'
+	bad "{\"commands\": {\"sh\": {\"path\": \"/bin/sh\",
+	  \"programs\": [\"$DIR/open/tool\"]}}}" 'commands.sh.programs:'
+	bad '{"commands": {"ffprobe": {"path": "/usr/bin/ffprobe",
+	  "programs": ["/bin/ls"]}}, "bypass": ["ffprobe"]}' \
+		'commands.ffprobe.programs: ffprobe is bypassed'
+}
