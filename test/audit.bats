@@ -24,7 +24,7 @@ teardown() {
 
 # stderr_policy [MEMBERS]: the test commands, the audit on stderr.
 stderr_policy() {
-	write_policy "{\"commands\": {\"sh\": \"/bin/sh\"},
+	write_policy "{\"commands\": {\"sh\": $(sh_programs)},
 	  \"audit\": \"stderr\" ${1:-}}"
 }
 

@@ -79,8 +79,20 @@ policy() {
 		backend=", \"sandbox\": \"$SBEXEC_BACKEND\""
 	[ -z "$x" ] || trees="\"execPaths\": [\"$x\"],"
 	write_policy "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\",
-	  \"ffmpeg\": \"/usr/bin/ffmpeg\", \"sh\": $(sh_programs "$x")},
+	  \"ffmpeg\": $(ffmpeg_command), \"sh\": $(sh_programs "$x")},
 	  $trees \"audit\": \"$AUDIT\" $backend ${1:-}}"
+}
+
+# ffmpeg_command: ffmpeg, which starts nothing; with FFMPEG_PROGRAMS (a
+# JSON array) it may start those, for a test whose native code in
+# ffmpeg runs a client program (net.bats).
+ffmpeg_command() {
+	if [ -n "${FFMPEG_PROGRAMS:-}" ]; then
+		printf '{"path": "/usr/bin/ffmpeg", "programs": %s}' \
+			"$FFMPEG_PROGRAMS"
+	else
+		printf '"/usr/bin/ffmpeg"'
+	fi
 }
 
 # sh_programs [TREE]: the test shell as a command of its own, which may

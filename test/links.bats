@@ -48,7 +48,7 @@ at() {
 # link_policy FS: commands ffmpeg and sh, $MODE's backend, filesystem FS.
 link_policy() {
 	printf '%s\n' "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\",
-	  \"sh\": \"/bin/sh\"}, \"audit\": \"$AUDIT\",
+	  \"sh\": $(sh_programs)}, \"audit\": \"$AUDIT\",
 	  \"sandbox\": \"$MODE\", \"filesystem\": {$1}}" >"$DIR/policy.json"
 	chmod 644 "$DIR/policy.json"
 }

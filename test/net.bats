@@ -899,9 +899,11 @@ write_tunnel_py() {
 	EOF
 }
 
-# tunnel_policy NETWORK: the cwd writable.
+# tunnel_policy NETWORK: the cwd writable; ffmpeg may start the
+# payload's sh and python3 (programs).
 tunnel_policy() {
-	policy ", \"network\": $1, \"filesystem\": {\"allowWrite\": [\".\"]}, $LIMITS"
+	FFMPEG_PROGRAMS='["/bin/sh", "/usr/bin/python3"]' policy ", \"network\": $1,
+	  \"filesystem\": {\"allowWrite\": [\".\"]}, $LIMITS"
 }
 
 # tunnel ARGS...: native code in ffmpeg through sbexec (attack,

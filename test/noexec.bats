@@ -154,7 +154,7 @@ landlock_skip() {
 
 @test "route 3: the stdin file is not at bwrap's init's /proc/1/fd/0" {
 	at root bwrap
-	printf '%s\n' "{\"commands\": {\"sh\": \"/bin/sh\"},
+	printf '%s\n' "{\"commands\": {\"sh\": $(sh_programs)},
 	  \"audit\": \"$AUDIT\", \"sandbox\": \"bwrap\"}" >"$DIR/policy.json"
 	run "$SBEXEC" -p "$DIR/policy.json" sh -c \
 		'readlink /proc/1/fd/0; grep "^mnt_id" /proc/self/fdinfo/0' \
@@ -167,7 +167,7 @@ landlock_skip() {
 @test "route 3: ffprobe still seeks in a stdin file (moov at the end), and the offset the caller left is kept" {
 	at root bwrap
 	printf '%s\n' "{\"commands\": {\"ffprobe\": \"/usr/bin/ffprobe\",
-	  \"sh\": \"/bin/sh\"}, \"audit\": \"$AUDIT\",
+	  \"sh\": $(sh_programs)}, \"audit\": \"$AUDIT\",
 	  \"sandbox\": \"bwrap\"}" >"$DIR/policy.json"
 	ffmpeg -nostdin -v error -f lavfi -i testsrc=duration=1:size=64x48 \
 		-c:v mpeg4 "$IN/s.mp4"
@@ -183,7 +183,7 @@ landlock_skip() {
 
 @test "route 3: a stdin file the sandbox does not show is refused (125), not handed in" {
 	at root bwrap
-	printf '%s\n' "{\"commands\": {\"sh\": \"/bin/sh\"},
+	printf '%s\n' "{\"commands\": {\"sh\": $(sh_programs)},
 	  \"audit\": \"$AUDIT\", \"sandbox\": \"bwrap\",
 	  \"filesystem\": {\"denyRead\": [\"$IN\"]}}" >"$DIR/policy.json"
 	run -125 "$SBEXEC" -p "$DIR/policy.json" sh -c 'echo ran' \

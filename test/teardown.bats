@@ -60,7 +60,7 @@ teardown() {
 flood_policy() {
 	local backend=
 	[ -n "${SBEXEC_BACKEND:-}" ] || backend='"sandbox": "landlock",'
-	printf '%s\n' "{\"commands\": {\"sh\": \"/bin/sh\"}, $backend
+	printf '%s\n' "{\"commands\": {\"sh\": $(sh_programs "$U/flood")}, $backend
 	  \"audit\": \"$2\", \"filesystem\": {\"allowWrite\": [\"$D\"]},
 	  \"limits\": {${3:-\"timeoutMs\": 60000}}}" >"$1"
 	chmod 644 "$1"
@@ -292,7 +292,7 @@ user_setup() {
 # caller_policy BACKEND AUDIT: sh and ffmpeg on BACKEND, auditing to
 # AUDIT (a file, or stderr).
 caller_policy() {
-	printf '%s\n' "{\"commands\": {\"sh\": \"/bin/sh\",
+	printf '%s\n' "{\"commands\": {\"sh\": $(sh_programs),
 	  \"ffmpeg\": \"/usr/bin/ffmpeg\"}, \"sandbox\": \"$1\",
 	  \"audit\": \"$2\"}" >"$U/policy.$1.json"
 	chmod 644 "$U/policy.$1.json"

@@ -75,7 +75,7 @@ WRITE_CWD=', "filesystem": {"allowWrite": ["."]}'
 @test "a command's path inside allowWrite is refused, naming commands.NAME" {
 	policy "$WRITE_CWD"
 	plants "$W/tool"
-	write_policy "{\"commands\": {\"sh\": \"/bin/sh\", \"tool\": \"$W/tool\"},
+	write_policy "{\"commands\": {\"sh\": $(sh_programs), \"tool\": \"$W/tool\"},
 	  \"audit\": \"$AUDIT\" $WRITE_CWD}"
 	refused commands.tool "$(inside "$W/tool" .)"
 }
@@ -99,7 +99,7 @@ WRITE_CWD=', "filesystem": {"allowWrite": ["."]}'
 	policy "$WRITE_CWD"
 	plants "$W/ffprobe"
 	ln -sfn /usr/bin/ffprobe ffprobe
-	write_policy "{\"commands\": {\"sh\": \"/bin/sh\", \"ffprobe\": \"$W/ffprobe\"},
+	write_policy "{\"commands\": {\"sh\": $(sh_programs), \"ffprobe\": \"$W/ffprobe\"},
 	  \"audit\": \"$AUDIT\" $WRITE_CWD}"
 	refused commands.ffprobe "$(inside "$W/ffprobe" .)"
 }
@@ -114,7 +114,7 @@ WRITE_CWD=', "filesystem": {"allowWrite": ["."]}'
 	cp /usr/bin/ffprobe "$W/tool-real"
 	mkdir "$T/links"
 	ln -s "$W/tool-real" "$T/links/tool"
-	write_policy "{\"commands\": {\"sh\": \"/bin/sh\", \"tool\": \"$T/links/tool\"},
+	write_policy "{\"commands\": {\"sh\": $(sh_programs), \"tool\": \"$T/links/tool\"},
 	  \"bypass\": [\"tool\"], \"audit\": \"$AUDIT\" $WRITE_CWD}"
 	refused commands.tool "$T/links/tool resolves to $W/tool-real, inside filesystem.allowWrite \".\", where a sandboxed command could replace it; move it out of every allowWrite"
 }
@@ -139,7 +139,7 @@ WRITE_CWD=', "filesystem": {"allowWrite": ["."]}'
 	ln -sfn /usr/bin bin-link
 	mkdir "$T/links"
 	ln -s "$W/bin-link" "$T/links/bin"
-	write_policy "{\"commands\": {\"sh\": \"/bin/sh\", \"ffprobe\": \"$T/links/bin/ffprobe\"},
+	write_policy "{\"commands\": {\"sh\": $(sh_programs), \"ffprobe\": \"$T/links/bin/ffprobe\"},
 	  \"audit\": \"$AUDIT\" $WRITE_CWD}"
 	refused commands.ffprobe "$T/links/bin/ffprobe passes through $W/bin-link, inside filesystem.allowWrite \".\", where a sandboxed command could replace it; move it out of every allowWrite"
 }
@@ -161,7 +161,7 @@ WRITE_CWD=', "filesystem": {"allowWrite": ["."]}'
 	mkdir -m 775 "$T/shared"
 	chmod 775 "$T/shared"
 	cp /usr/bin/ffprobe "$T/shared/ffprobe"
-	write_policy "{\"commands\": {\"sh\": \"/bin/sh\", \"ffprobe\": \"$T/shared/ffprobe\"},
+	write_policy "{\"commands\": {\"sh\": $(sh_programs), \"ffprobe\": \"$T/shared/ffprobe\"},
 	  \"audit\": \"$AUDIT\"}"
 	refused commands.ffprobe "$T/shared/ffprobe: $T/shared is a directory writable by group or others (chmod go-w, or move the program); refused"
 	chmod 755 "$T/shared"
@@ -191,7 +191,7 @@ WRITE_CWD=', "filesystem": {"allowWrite": ["."]}'
 	mkdir "$T/theirs"
 	cp /usr/bin/ffprobe "$T/theirs/tool"
 	chown 65534 "$T/theirs"
-	write_policy "{\"commands\": {\"sh\": \"/bin/sh\", \"tool\": \"$T/theirs/tool\"},
+	write_policy "{\"commands\": {\"sh\": $(sh_programs), \"tool\": \"$T/theirs/tool\"},
 	  \"audit\": \"$AUDIT\"}"
 	refused commands.tool "$T/theirs/tool: $T/theirs is a directory owned by another user; refused"
 }
@@ -201,7 +201,7 @@ WRITE_CWD=', "filesystem": {"allowWrite": ["."]}'
 @test "a missing program is refused in a shared directory, and is 127 elsewhere" {
 	mkdir -m 1777 "$T/sticky"
 	chmod 1777 "$T/sticky"
-	write_policy "{\"commands\": {\"sh\": \"/bin/sh\", \"ghost\": \"$T/sticky/ghost\"},
+	write_policy "{\"commands\": {\"sh\": $(sh_programs), \"ghost\": \"$T/sticky/ghost\"},
 	  \"audit\": \"$AUDIT\"}"
 	refused commands.ghost "$T/sticky/ghost: $T/sticky/ghost does not exist, in a shared directory where another user could create it; refused"
 	write_policy "{\"commands\": {\"ghost\": \"$T/ghost\"}, \"audit\": \"$AUDIT\"}"
