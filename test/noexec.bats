@@ -154,10 +154,11 @@ landlock_skip() {
 
 @test "route 3: the stdin file is not at bwrap's init's /proc/1/fd/0" {
 	at root bwrap
-	printf '%s\n' "{\"commands\": {\"sh\": $(sh_programs)},
+	# readlink as the command: a command with programs is in a Landlock
+	# domain of its own, which may not look into init's descriptors.
+	printf '%s\n' "{\"commands\": {\"readlink\": \"/usr/bin/readlink\"},
 	  \"audit\": \"$AUDIT\", \"sandbox\": \"bwrap\"}" >"$DIR/policy.json"
-	run "$SBEXEC" -p "$DIR/policy.json" sh -c \
-		'readlink /proc/1/fd/0; grep "^mnt_id" /proc/self/fdinfo/0' \
+	run "$SBEXEC" -p "$DIR/policy.json" readlink /proc/1/fd/0 \
 		<"$IN/upload.mp4"
 	assert_success
 	assert_line /dev/null

@@ -126,8 +126,9 @@ limits:
 }
 
 @test "limits for one command: its timeout stops it, the other runs on" {
-	commands_policy '"sh": {"path": "/bin/sh", "limits": {"timeoutMs": 300}},
-	    "sh2": "/bin/sh"'
+	commands_policy '"sh": {"path": "/bin/sh", "limits": {"timeoutMs": 300},
+	    "programs": ["/usr/bin/sleep"]},
+	    "sh2": {"path": "/bin/sh", "programs": ["/usr/bin/sleep"]}'
 	run -124 sbx sh -c 'sleep 2'
 	run -0 sbx sh2 -c 'sleep 1'
 	run audit_get end 'r["timedOut"]'
@@ -139,7 +140,8 @@ limits:
 	echo A >a/f
 	echo B >b/f
 	write_policy "{\"commands\": {\"sh\": {\"path\": \"/bin/sh\",
-	    \"filesystem\": {\"denyRead\": [\"$W/b\"]}}, \"sh2\": \"/bin/sh\"},
+	    \"filesystem\": {\"denyRead\": [\"$W/b\"]},
+	    \"programs\": [\"/usr/bin/cat\"]}, \"sh2\": $(sh_programs)},
 	    \"audit\": \"$AUDIT\", \"filesystem\": {\"denyRead\": [\"$W/a\"],
 	    \"allowWrite\": [\"$W/b\"]}}"
 	run sbx sh2 -c 'cat a/f; cat b/f'
