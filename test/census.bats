@@ -236,6 +236,13 @@ expected_exec() {
 	echo "exec $(realpath "$XDIR")"
 }
 
+# Nothing starts once the command runs (final.c, issue 30): no shell,
+# no interpreter, not the loader, not the command itself, by path or by
+# descriptor.
+expected_run() {
+	:
+}
+
 expected_ioctl() {
 	local dev=0
 	[ "${1%-devices}" = "$1" ] || dev=1
@@ -692,6 +699,15 @@ control_exec() {
 	assert_line "exec $(stat -c %m "$D")"
 }
 
+# Without sbexec a child of the command starts each program of the list.
+control_run() {
+	direct "$1" run
+	assert_line "run /usr/bin/true"
+	assert_line "run fd:/usr/bin/true"
+	assert_line "run /bin/sh"
+	assert_line "run /proc/self/exe"
+}
+
 # Without sbexec no syscall is refused; under in_container's filter
 # (Docker's default profile, in part) exactly its rules show.
 control_syscalls() {
@@ -711,13 +727,13 @@ control_syscalls() {
 
 # ---------------------------------------------------------------- tests
 
-@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls, executable mounts" {
+@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls, executable mounts, programs" {
 	[ -z "${CENSUS_ENGINE:-}" ] ||
 		skip "in a real $CENSUS_ENGINE container the controls are the host's census on this kernel"
 	local who sec whos=user
 	[ "$(id -u)" -ne 0 ] || whos="root user"
 	for who in $whos; do
-		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl exec; do
+		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl exec run; do
 			"control_$sec" "$who"
 		done
 	done
@@ -819,3 +835,10 @@ control_syscalls() {
 
 @test "exec: bwrap, root: only the executable trees are mounted without noexec" { check bwrap root exec; }
 @test "exec: bwrap, user: only the executable trees are mounted without noexec" { check bwrap user exec; }
+
+@test "run: bwrap, root: nothing starts once the command runs" { check bwrap root run; }
+@test "run: bwrap, user: nothing starts once the command runs" { check bwrap user run; }
+@test "run: landlock, root: nothing starts once the command runs" { check landlock root run; }
+@test "run: landlock, user: nothing starts once the command runs" { check landlock user run; }
+@test "run: container, root: nothing starts once the command runs" { check container root run; }
+@test "run: container, user: nothing starts once the command runs" { check container user run; }

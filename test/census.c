@@ -33,6 +33,9 @@
  *	exec	mounts whose own flags (/proc/self/mountinfo) leave out
  *		noexec: "exec MOUNTPOINT", octal escapes as mountinfo has
  *		them
+ *	run	the programs of a short list that a child of the command
+ *		can start, by execve or by execveat on a descriptor: "run
+ *		PATH" or "run fd:PATH"
  *
  * Nothing is changed for real: a file opened is closed at once and never
  * written, every "set" sets the current value, a directory made is
@@ -1117,6 +1120,62 @@ static void s_exec(void)
 		fclose(fp);
 }
 
+/* --------------------------------------------------------------- run */
+
+/* Programs anyone could want to start from inside: a shell, an
+ * interpreter, the dynamic loader (which runs any program it is given),
+ * a plain one, and the command itself. */
+static const char *const run_list[] = {
+	"/bin/sh", "/usr/bin/python3", "/usr/bin/true", "/usr/bin/env",
+	"/lib64/ld-linux-x86-64.so.2", "/proc/self/exe",
+};
+
+/* 1 when a child starts PATH (by descriptor with BY_FD): the exec
+ * closes the pipe's O_CLOEXEC end unwritten. Whatever started is
+ * killed at once; it gets --version and /dev/null for 0-2. */
+static int starts(const char *path, int by_fd)
+{
+	char *const argv[] = { (char *)path, "--version", NULL };
+	char *const envp[] = { NULL };
+	int p[2], nul, fd;
+	ssize_t n;
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return 0;
+	if ((pid = fork()) == 0) {
+		nul = open("/dev/null", O_RDWR);
+		for (int i = 0; i < 3; i++)
+			dup2(nul, i);
+		fd = by_fd ? open(path, O_PATH | O_CLOEXEC) : -1;
+		if (by_fd)
+			syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
+		else
+			execve(path, argv, envp);
+		(void)!write(p[1], "x", 1);
+		_exit(127);
+	}
+	close(p[1]);
+	n = pid < 0 ? 1 : read(p[0], &c, 1);
+	close(p[0]);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	return n == 0;
+}
+
+static void s_run(void)
+{
+	for (size_t i = 0; i < sizeof(run_list) / sizeof(*run_list); i++) {
+		if (starts(run_list[i], 0))
+			line("run %s", run_list[i]);
+		if (starts(run_list[i], 1))
+			line("run fd:%s", run_list[i]);
+	}
+}
+
 /* -------------------------------------------------------------- main */
 
 static const struct section {
@@ -1127,7 +1186,7 @@ static const struct section {
 	{ "write", s_write }, { "meta", s_meta },
 	{ "proc", s_proc }, { "ipc", s_ipc }, { "cap", s_cap },
 	{ "family", s_family }, { "syscalls", s_syscalls },
-	{ "ioctl", s_ioctl }, { "exec", s_exec },
+	{ "ioctl", s_ioctl }, { "exec", s_exec }, { "run", s_run },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(*sections))
