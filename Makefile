@@ -24,7 +24,7 @@ NET_SRCS = net/netns.c net/netpolicy.c net/proxy.c net/flow.c \
 	net/proxyreq.c net/resolve.c net/tlshello.c net/tlswatch.c net/tunnel.c
 SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c \
 	path.c trust.c programs.c decide.c env.c quote.c devices.c \
-	sandbox.c launch.c final.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
+	sandbox.c launch.c final.c mapwatch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
 	handin.c mtab.c \
 	verify.c \
 	landlock.c caps.c guard.c audit.c json.c sha256.c \

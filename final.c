@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "final.h"
+#include "mapwatch.h"
 #include "policy.h"
 
 /* The kernel's constants (linux/filter.h, seccomp.h, audit.h), which
@@ -299,6 +300,9 @@ int final_exec(const struct final *f, char *const *argv, char *const *envp,
 		return -1;
 	if (f->programs.n > 0 && exec_layer(f, argv[0], what) < 0)
 		return -1;
+	*what = "the seccomp listener for executable mappings";
+	if (f->map_sock >= 0 && mapwatch_install(f->map_sock) < 0)
+		return -1;
 	/* EINVAL before 6.3: the filter below says the same. */
 	if (!f->wx)
 		prctl(PR_SET_MDWE_, MDWE_REFUSE_EXEC_GAIN, 0, 0, 0);
@@ -320,6 +324,7 @@ void final_of(const struct policy *pol, const char *command,
     struct final *f)
 {
 	f->wx = pol->allow_wx;
+	f->map_sock = -1;
 	f->programs = (struct strv){ 0 };
 	strv_pushn(&f->programs, (const char *const *)pol->programs.v,
 	    pol->programs.n);

@@ -19,6 +19,7 @@ struct landlock {
 	int filter;		/* the seccomp variant (filter.h) */
 	char *why;		/* why the policy cannot be rendered */
 	struct final fin;	/* the layer entered last (final.c) */
+	int map_parent;		/* sbexec's end of fin.map_sock's pair */
 };
 
 /* The kernel's Landlock ABI, 0 when Landlock is absent or disabled. */

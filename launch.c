@@ -171,7 +171,8 @@ static char **env_read(int fd, struct final *f)
 	at++;
 	if (strcmp(buf + at, "wx") != 0 && strcmp(buf + at, "-") != 0)
 		fail("the final layer's settings", EXIT_SBEXEC);
-	*f = (struct final){ .wx = strcmp(buf + at, "wx") == 0 };
+	*f = (struct final){ .wx = strcmp(buf + at, "wx") == 0,
+	    .map_sock = -1 };
 	for (at += strlen(buf + at) + 1; at < n; at += strlen(buf + at) + 1)
 		strv_push(&f->programs, buf + at);
 	return envp;

@@ -1,5 +1,6 @@
 /* sandbox.c: the bubblewrap command line (namespaces, mounts from
  * mounts.c, the command string from quote.c) and the seccomp filter. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "handin.h"
 #include "kernfs.h"
 #include "launch.h"
+#include "mapwatch.h"
 #include "noexec.h"
 #include "quote.h"
 #include "sandbox.h"
@@ -280,6 +282,11 @@ static int landlock_argv(const struct policy *pol,
 	if (status == 0) {
 		take_links(io, io->plan);
 		final_of(pol, cmd->path, &io->landlock.fin);
+		if (mapwatch_pair(&io->landlock.map_parent,
+		    &io->landlock.fin.map_sock) < 0) {
+			*why = xasprintf("socketpair: %s", strerror(errno));
+			status = EXIT_SBEXEC;
+		}
 	}
 	mounts_free(io->plan);
 	free(io->plan);

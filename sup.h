@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "cgroup.h"
+#include "mapwatch.h"
 #include "policy.h"
 #include "pty.h"
 #include "pump.h"
@@ -45,6 +46,7 @@ struct sup {
 	struct proxy *proxy;	/* DESIGN 11, once the sandbox is verified */
 	struct cgroup *cg;	/* the run's, or NULL (cgroup.c) */
 	int cpu_exceeded;	/* the run passed runCpuSeconds */
+	struct mapwatch mw;	/* Landlock: executable mappings */
 };
 
 /* Fork the child (bwrap, the Landlock guard or the bypassed binary)

@@ -433,9 +433,9 @@ static void on_input(struct sup *s, short revents)
 
 static void loop(struct sup *s)
 {
-	struct pollfd p[8 + PROXY_FDS];
+	struct pollfd p[9 + PROXY_FDS];
 	size_t n, base;
-	int st, out, err, term, in, feed, own;
+	int st, out, err, term, in, feed, own, map;
 
 	while (!done(s)) {
 		n = 0;
@@ -452,6 +452,10 @@ static void loop(struct sup *s)
 		if (feed >= 0)
 			p[n++] = (struct pollfd){ .fd = s->run->feed.wr,
 			    .events = POLLOUT };
+		map = mapwatch_fd(&s->mw) < 0 ? -1 : (int)n;
+		if (map >= 0)
+			p[n++] = (struct pollfd){ .fd = mapwatch_fd(&s->mw),
+			    .events = POLLIN };
 		own = say_pending() ? (int)n : -1;	/* sbexec's own lines */
 		if (own >= 0)
 			p[n++] = (struct pollfd){ .fd = outfd(2),
@@ -462,6 +466,8 @@ static void loop(struct sup *s)
 			die(EXIT_SBEXEC, "poll");
 		if (p[0].revents)
 			on_signal(s);
+		if (map >= 0 && p[map].revents)
+			mapwatch_on(&s->mw);	/* the command waits on it */
 		if (st >= 0 && p[st].revents)
 			on_status(s);
 		if (own >= 0 && p[own].revents)
@@ -513,7 +519,11 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	if (s.sandboxed && (run == NULL || run->landlock == NULL))
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	trial_init(&s);
+	mapwatch_init(&s.mw, run != NULL && run->landlock != NULL ?
+	    run->landlock->map_parent : -1, pol, cmd);
 	spawn(&s, argv, envp);
+	if (run != NULL && run->landlock != NULL)
+		close(run->landlock->fin.map_sock);	/* the command's */
 	say_begin(&s.err);
 	loop(&s);
 	say_end();
@@ -527,6 +537,7 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	stream_free(&s.err);
 	stream_free(&s.term);
 	reap_rest(&s);
+	mapwatch_free(&s.mw);
 	close(s.sigfd);
 	if (s.fall)
 		return RUN_FALLBACK;

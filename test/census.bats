@@ -236,6 +236,14 @@ expected_exec() {
 	echo "exec $(realpath "$XDIR")"
 }
 
+# Only the executable trees map executable: the command's binary and
+# libc, never a file written in the cwd (noexec under bwrap, refused by
+# sbexec under Landlock).
+expected_map() {
+	echo "map exe"
+	echo "map libc"
+}
+
 # Nothing starts once the command runs (final.c, issue 30): no shell,
 # no interpreter, not the loader, not the command itself, by path or by
 # descriptor.
@@ -699,6 +707,13 @@ control_exec() {
 	assert_line "exec $(stat -c %m "$D")"
 }
 
+# Without sbexec a file the command writes maps executable.
+control_map() {
+	direct "$1" map
+	assert_line "map exe"
+	assert_line "map cwd"
+}
+
 # Without sbexec a child of the command starts each program of the list.
 control_run() {
 	direct "$1" run
@@ -727,13 +742,13 @@ control_syscalls() {
 
 # ---------------------------------------------------------------- tests
 
-@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls, executable mounts, programs" {
+@test "census controls: without sbexec, root and a user reach devices, /proc, files, processes, IPC, capabilities, families, ioctls, executable mounts and files, programs" {
 	[ -z "${CENSUS_ENGINE:-}" ] ||
 		skip "in a real $CENSUS_ENGINE container the controls are the host's census on this kernel"
 	local who sec whos=user
 	[ "$(id -u)" -ne 0 ] || whos="root user"
 	for who in $whos; do
-		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl exec run; do
+		for sec in fd dev procfs write meta proc ipc cap family syscalls ioctl exec map run; do
 			"control_$sec" "$who"
 		done
 	done
@@ -842,3 +857,10 @@ control_syscalls() {
 @test "run: landlock, user: nothing starts once the command runs" { check landlock user run; }
 @test "run: container, root: nothing starts once the command runs" { check container root run; }
 @test "run: container, user: nothing starts once the command runs" { check container user run; }
+
+@test "map: bwrap, root: only the system's files map executable, not one the command wrote" { check bwrap root map; }
+@test "map: bwrap, user: only the system's files map executable, not one the command wrote" { check bwrap user map; }
+@test "map: landlock, root: only the system's files map executable, not one the command wrote" { check landlock root map; }
+@test "map: landlock, user: only the system's files map executable, not one the command wrote" { check landlock user map; }
+@test "map: container, root: only the system's files map executable, not one the command wrote" { check container root map; }
+@test "map: container, user: only the system's files map executable, not one the command wrote" { check container user map; }

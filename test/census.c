@@ -33,6 +33,9 @@
  *	exec	mounts whose own flags (/proc/self/mountinfo) leave out
  *		noexec: "exec MOUNTPOINT", octal escapes as mountinfo has
  *		them
+ *	map	the files of a short list that map executable: the
+ *		command's binary, libc, a file the census writes in the
+ *		cwd (removed after): "map WHAT"
  *	run	the programs of a short list that a child of the command
  *		can start, by execve or by execveat on a descriptor: "run
  *		PATH" or "run fd:PATH"
@@ -71,6 +74,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -1120,6 +1124,46 @@ static void s_exec(void)
 		fclose(fp);
 }
 
+/* --------------------------------------------------------------- map */
+
+/* 1 when FD maps PROT_READ|PROT_EXEC (a private mapping, unmapped). */
+static int maps_exec(int fd)
+{
+	void *p;
+
+	if (fd < 0)
+		return 0;
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return 0;
+	munmap(p, 4096);
+	return 1;
+}
+
+/* What code a process may map comes from the executable trees alone
+ * (issue 30): under bwrap, noexec mounts; under Landlock, sbexec's look
+ * at each such mapping (mapwatch.c). */
+static void s_map(void)
+{
+	static const char tmp[] = "census-map.tmp";
+	int fd;
+
+	if (maps_exec(open("/proc/self/exe", O_RDONLY | O_CLOEXEC)))
+		line("map exe");
+	if (maps_exec(open("/lib/x86_64-linux-gnu/libc.so.6",
+	    O_RDONLY | O_CLOEXEC)))
+		line("map libc");
+	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0 && write(fd, "\xc3", 1) == 1 &&
+	    maps_exec(open(tmp, O_RDONLY | O_CLOEXEC)))
+		line("map cwd");
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+}
+
 /* --------------------------------------------------------------- run */
 
 /* Programs anyone could want to start from inside: a shell, an
@@ -1186,7 +1230,8 @@ static const struct section {
 	{ "write", s_write }, { "meta", s_meta },
 	{ "proc", s_proc }, { "ipc", s_ipc }, { "cap", s_cap },
 	{ "family", s_family }, { "syscalls", s_syscalls },
-	{ "ioctl", s_ioctl }, { "exec", s_exec }, { "run", s_run },
+	{ "ioctl", s_ioctl }, { "exec", s_exec }, { "map", s_map },
+	{ "run", s_run },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(*sections))
