@@ -84,7 +84,8 @@ WRITE_CWD=', "filesystem": {"allowWrite": ["."]}'
 # run of that command replaces the program.
 @test "a command's path inside another command's own allowWrite is refused, naming commands.NAME.path" {
 	mkdir out
-	local sh='"sh": {"path": "/bin/sh", "filesystem": {"allowWrite": ["./out"]}}'
+	local sh='"sh": {"path": "/bin/sh", "filesystem": {"allowWrite": ["./out"]},
+	  "programs": ["/usr"]}'
 	write_policy "{\"commands\": {$sh}, \"audit\": \"$AUDIT\"}"
 	plants "$W/out/ffmpeg"
 	write_policy "{\"commands\": {$sh, \"ffmpeg\": {\"path\": \"$W/out/ffmpeg\"}},
