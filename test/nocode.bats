@@ -460,3 +460,67 @@ print(s["programs"], any(w.startswith("programs:") for w in s["reasons"]))' "$AU
 	  "programs": ["/bin/ls"]}}, "bypass": ["ffprobe"]}' \
 		'commands.ffprobe.programs: ffprobe is bypassed'
 }
+
+# ------------------------------------------------- the workloads go on
+
+# workloads: what the layers must not break, each run twice, natively
+# and through sbexec, and each output probed: probes of mp4, mkv and
+# webm; transcodes to VP8, VP9, mp3, H.264, H.265, AV1 (aom, SVT-AV1,
+# rav1e; dav1d decodes), opus and vorbis; scale, drawtext with a font
+# fontconfig finds, subtitles (libass), -sub_charenc through a gconv
+# charset, soxr and rubberband.
+WORKLOADS=(
+	"vp8.webm|-c:v libvpx -b:v 100k"
+	"vp9.webm|-c:v libvpx-vp9 -b:v 100k -deadline realtime -cpu-used 8"
+	"x.mp3|-vn -c:a libmp3lame"
+	"h264.mp4|-c:v libx264 -preset ultrafast"
+	"h265.mp4|-c:v libx265 -preset ultrafast -x265-params log-level=error"
+	"aom.mkv|-c:v libaom-av1 -cpu-used 8 -row-mt 1 -b:v 50k"
+	"svt.mkv|-c:v libsvtav1 -preset 12"
+	"rav1e.mkv|-c:v librav1e -speed 10"
+	"opus.ogg|-vn -c:a libopus"
+	"vorbis.ogg|-vn -c:a libvorbis"
+	"scale.mkv|-vf scale=32:24 -c:v ffv1"
+	"text.mkv|-vf drawtext=text=sbexec:fontcolor=white -c:v ffv1"
+	"subs.mkv|-vf subtitles=subs.srt -c:v ffv1"
+	"charenc.mkv|-sub_charenc CP1252 -i subs1252.srt -map 0:v -map 1 -c:v ffv1 -c:s ass"
+	"soxr.wav|-vn -af aresample=resampler=soxr:osr=22050"
+	"rubber.wav|-vn -af rubberband=tempo=1.5"
+)
+
+# workload_inputs: the sample (testsrc, sine) and two subtitle files.
+workload_inputs() {
+	ffmpeg -nostdin -v error -f lavfi -i testsrc=duration=0.5:size=96x64:rate=10 \
+		-f lavfi -i sine=duration=0.5 -shortest -c:v mpeg4 -c:a aac in.mp4
+	printf '1\n00:00:00,000 --> 00:00:00,400\nsbexec\n' >subs.srt
+	printf '1\n00:00:00,000 --> 00:00:00,400\ncaf\351\n' >subs1252.srt
+}
+
+# workload NAME|OPTIONS: one transcode of in.mp4 to NAME, then a probe.
+workload() {
+	local name=${1%%|*} opts=${1#*|}
+	# shellcheck disable=SC2086 # OPTIONS split on purpose
+	through ffmpeg -nostdin -v error -y -i in.mp4 $opts "$name" &&
+		through ffprobe -v error -show_entries format=duration \
+			-of csv=p=0 "$name"
+}
+
+@test "the workloads run as without sbexec under both backends' layers: probes, VP8, VP9, mp3, H.264, H.265, AV1 (three encoders, dav1d), opus, vorbis, scale, drawtext, libass, gconv, soxr, rubberband" {
+	local mode w f
+	for mode in direct $(host_modes); do
+		at root "$mode"
+		workload_inputs
+		for w in "${WORKLOADS[@]}"; do
+			run workload "$w"
+			[ "$status" -eq 0 ] ||
+				fail "$mode: ${w%%|*}: $output"
+		done
+		for f in in.mp4 scale.mkv vp8.webm; do
+			run through ffprobe -v error -show_entries stream=codec_name \
+				-of csv=p=0 "$f"
+			assert_success
+		done
+		run through ffmpeg -nostdin -v error -c:v libdav1d -i aom.mkv -f null -
+		assert_success
+	done
+}

@@ -125,7 +125,8 @@ as_user() {
 no_userns() {
 	run vm "$1" -s user.max_user_namespaces=0 -- sh -c '
 		mkdir -p /etc/sbexec-vm
-		echo "{\"commands\": {\"sh\": \"/bin/sh\"}, \"sandbox\": \"auto\",
+		echo "{\"commands\": {\"sh\": {\"path\": \"/bin/sh\",
+		  \"programs\": [\"/usr\"]}}, \"sandbox\": \"auto\",
 		  \"audit\": \"stderr\"}" >/etc/sbexec-vm/policy.json
 		cd /tmp
 		for who in root user; do
