@@ -20,7 +20,7 @@ endif
 LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 
 # The proxy of DESIGN 11 is a subsystem of its own: net/.
-NET_SRCS = net/netns.c net/netpolicy.c net/proxy.c net/flow.c \
+NET_SRCS = net/netns.c net/netpolicy.c net/proxy.c net/flow.c net/eyeballs.c \
 	net/proxyreq.c net/resolve.c net/tlshello.c net/tlswatch.c net/tunnel.c
 SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c \
 	path.c trust.c programs.c decide.c env.c quote.c devices.c \
@@ -79,7 +79,8 @@ build/test/unit_quote: test/unit_quote.c quote.c util.c
 build/test/quote_roundtrip: test/quote_roundtrip.c quote.c util.c
 build/test/unit_env: test/unit_env.c env.c util.c
 build/test/unit_sha256: test/unit_sha256.c sha256.c
-build/test/unit_net: test/unit_net.c net/netpolicy.c net/proxyreq.c util.c
+build/test/unit_net: test/unit_net.c net/netpolicy.c net/proxyreq.c \
+	net/eyeballs.c util.c
 build/test/unit_util: test/unit_util.c util.c
 build/test/unit_tls: test/unit_tls.c net/tlshello.c net/tlswatch.c \
 	net/netpolicy.c util.c

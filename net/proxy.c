@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "net/eyeballs.h"
 #include "net/flow.h"
 #include "net/proxy.h"
 #include "net/proxyreq.h"
@@ -61,7 +62,8 @@ struct conn {
 	struct tunnel t;	/* C_HELLO: the watched handshake */
 	char sni[HOST_MAX + 1];	/* the server name the hellos sent */
 	struct answer ans;	/* the checked addresses */
-	int next;		/* the one to try next */
+	struct eyeballs eb;	/* C_CONNECT: the attempts (eyeballs.c) */
+	long long connect_by;	/* C_CONNECT: the end of every attempt */
 	char address[INET6_ADDRSTRLEN];
 	struct relay r;		/* the bytes both ways, once connected */
 	char *out;		/* a refusal being answered */
@@ -206,6 +208,8 @@ static void record(struct proxy *px, struct conn *c)
 
 static void conn_close(struct proxy *px, struct conn *c)
 {
+	if (c->st == C_CONNECT)
+		eyeballs_free(&c->eb);
 	record(px, c);
 	close_fd(&c->cfd);
 	close_fd(&c->ufd);
@@ -473,49 +477,42 @@ static void established(struct proxy *px, struct conn *c)
 	hello_step(px, c);
 }
 
-/* Connect to the next checked address; 502 when none is left. */
-static void try_connect(struct proxy *px, struct conn *c)
+/* The attempts said RC (eyeballs.c): connected to address WHICH, all
+ * failed (502), or going on until the next is due or time is up. */
+static void connecting(struct proxy *px, struct conn *c, int rc, int which)
 {
-	const struct sockaddr_storage *ss;
-	int err = ECONNREFUSED;
+	long long due = eyeballs_due(&c->eb);
 
-	for (; c->next < c->ans.n; c->next++) {
-		ss = &c->ans.addr[c->next];
-		name_address(c, ss);
-		c->ufd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK |
-		    SOCK_CLOEXEC, 0);
-		if (c->ufd < 0)
-			break;
-		if (connect(c->ufd, (const struct sockaddr *)ss,
-		    ss->ss_family == AF_INET ? sizeof(struct sockaddr_in) :
-		    sizeof(struct sockaddr_in6)) == 0) {
-			established(px, c);
-			return;
-		}
-		if ((err = errno) == EINPROGRESS) {
-			c->st = C_CONNECT;
-			c->deadline = now_ms() + CONNECT_TIMEOUT_MS;
-			return;
-		}
-		close_fd(&c->ufd);
+	if (rc >= 0) {
+		c->ufd = rc;
+		name_address(c, &c->ans.addr[which]);
+		established(px, c);
+	} else if (rc == -2) {
+		fail(c, 502, xasprintf("no address of %s took a connection "
+		    "on port %d: %s", c->req.host, c->req.port,
+		    strerror(c->eb.err)));
+	} else {
+		c->st = C_CONNECT;
+		c->deadline = due >= 0 && due < c->connect_by ? due :
+		    c->connect_by;
 	}
-	fail(c, 502, xasprintf("connect to %s port %d: %s", c->address,
-	    c->req.port, strerror(err)));
+}
+
+static void start_connect(struct proxy *px, struct conn *c)
+{
+	int which = -1, rc;
+
+	eyeballs_init(&c->eb, c->ans.addr, c->ans.n);
+	c->connect_by = now_ms() + CONNECT_TIMEOUT_MS;
+	rc = eyeballs_step(&c->eb, now_ms(), &which);
+	connecting(px, c, rc, which);
 }
 
 static void on_connect(struct proxy *px, struct conn *c)
 {
-	int err = 0;
-	socklen_t len = sizeof(err);
+	int which = -1, rc = eyeballs_check(&c->eb, now_ms(), &which);
 
-	if (getsockopt(c->ufd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 &&
-	    err == 0) {
-		established(px, c);
-		return;
-	}
-	close_fd(&c->ufd);
-	c->next++;
-	try_connect(px, c);
+	connecting(px, c, rc, which);
 }
 
 /* Every address the name has must be one to connect to. */
@@ -551,7 +548,7 @@ static void checked(struct proxy *px, struct conn *c)
 		}
 		set_port(&c->ans.addr[i], c->req.port);
 	}
-	try_connect(px, c);
+	start_connect(px, c);
 }
 
 static void on_answers(struct proxy *px)
@@ -603,8 +600,8 @@ static void watch_conn(struct proxy *px, struct pollfd *p, int i)
 		cev = POLLIN;
 	if (c->st == C_REPLY)
 		cev = POLLOUT;
-	if (c->st == C_CONNECT)
-		uev = POLLOUT;
+	for (int k = 0; c->st == C_CONNECT && k < EYEBALLS_MAX; k++)
+		watch(px, p, c->eb.fd[k], POLLOUT, (struct slot){ i, c->gen });
 	if (c->st == C_HELLO)
 		tunnel_events(&c->t, &c->r, &cev, &uev);
 	if (c->st == C_RELAY)
@@ -650,8 +647,13 @@ static void on_deadline(struct proxy *px, struct conn *c)
 		[C_CONNECT] = "the origin did not answer the connect in time",
 	};
 
-	if (c->st == C_RESOLVE || c->st == C_CONNECT)
+	if (c->st == C_CONNECT && now_ms() < c->connect_by) {
+		on_connect(px, c);	/* the next attempt is due */
+	} else if (c->st == C_RESOLVE || c->st == C_CONNECT) {
+		if (c->st == C_CONNECT)
+			eyeballs_free(&c->eb);
 		fail(c, 504, xstrdup(late[c->st]));
+	}
 	else if (c->st == C_HEAD && c->head_len > 0)
 		refuse(px, c, 400, xstrdup("the request head did not arrive "
 		    "in time"));

@@ -9,7 +9,9 @@
 #include "netpolicy.h"
 
 #define PROXY_CONNS 16			/* at once; more wait in the backlog */
-#define PROXY_FDS (2 + 2 * PROXY_CONNS)	/* listener, resolver, conns */
+/* The listener, the resolver, and each connection's two sides, the
+ * origin's side as up to EYEBALLS_MAX attempts while it connects. */
+#define PROXY_FDS (2 + 5 * PROXY_CONNS)
 
 struct proxy;
 

@@ -30,6 +30,9 @@
 #       secret.txt hold $TOKEN; requests logged in $VHOST_LOG.
 #   vault.cdn.test -> 127.0.0.3: test/origin.py over $NET/media on
 #       HTTP_PORT, a cdn.test name on an address of its own.
+#   dual.test -> 127.0.0.6, then 127.0.0.2: its first address takes no
+#       connection on HTTP_PORT (test/deadport.py: connects time out),
+#       its second is media.test's origin; the resolver keeps that order.
 #   www.edge.test -> 127.0.0.4, secret.edge.test -> 127.0.0.5: one front
 #       end that routes by the Host header on both addresses, as a CDN
 #       answers each name with its own edges: https on EDGE_TLS_PORT,
@@ -131,6 +134,8 @@ net_hosts() {
 		127.0.0.3 vault.cdn.test
 		127.0.0.4 www.edge.test
 		127.0.0.5 secret.edge.test
+		127.0.0.6 dual.test
+		127.0.0.2 dual.test
 	EOF
 }
 
@@ -224,6 +229,10 @@ start_origins() {
 	FRONT_PORT=$(cat "$NET/front.port")
 	HRR_PORT=$(cat "$NET/hrr.port")
 	start_edge
+	nsenter -t "$NS_PID" -n -m -- "$PYTHON" "$BATS_TEST_DIRNAME/deadport.py" \
+		127.0.0.6 "$HTTP_PORT" "$NET/dead.ready" >>"$NET/dead.err" 2>&1 3>&- &
+	echo $! >>"$NET/pids"
+	wait_file "$NET/dead.ready"
 	export HTTP_PORT TLS_PORT SNI_PORT FRONT_PORT HRR_PORT
 }
 
@@ -485,6 +494,22 @@ recorded() {
 	[ "$(grep -c " media.test:$HTTP_PORT\$" "$ORIGIN_LOG")" -gt "$before" ]
 	run audit_get net 'r["method"] in ("GET", "HEAD") and r["address"]'
 	assert_output '"127.0.0.2"'
+}
+
+@test "allow-list: a name whose first address takes no connection is reached at the next (Happy Eyeballs), as ffprobe alone reaches it; the record names the address used" {
+	local url="http://dual.test:$HTTP_PORT/clip.mp4"
+	# The control: the first address times out, ffprobe alone gets on.
+	run -124 in_ns timeout 2 "$PYTHON" -c 'import socket, sys
+socket.create_connection(("127.0.0.6", int(sys.argv[1])), timeout=5)' \
+		"$HTTP_PORT"
+	run -0 probe ffprobe "$url"
+	assert_output 1
+	allow_policy "\"dual.test:$HTTP_PORT\"" '"127.0.0.2/32", "127.0.0.6/32"'
+	mark_audit
+	run -0 probe "$BIN/ffprobe" "$url"
+	assert_output 1
+	run audit_get net '[r["host"], r["address"], r["allowed"]]'
+	assert_output '["dual.test", "127.0.0.2", true]'
 }
 
 @test "allow-list: an allowed https URL works through CONNECT, as ffprobe alone sees it" {

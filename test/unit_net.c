@@ -3,12 +3,19 @@
  * ranges, IPv6 ones and the IPv6 forms that carry an IPv4 address),
  * allowAddresses re-allowing them, host patterns, schemes and default
  * ports, host names as a request spells them, the head the origin is
- * sent, and what a refused request leaves for its record. */
+ * sent, what a refused request leaves for its record, and the order and
+ * outcome of net/eyeballs.c's connection attempts on loopback. */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+#include <unistd.h>
+
+#include "net/eyeballs.h"
 #include "net/netpolicy.h"
 #include "net/proxyreq.h"
 #include "tap.h"
@@ -478,8 +485,102 @@ static void refused_requests(void)
 	proxy_req_free(&r);
 }
 
+/* ADDR (an IPv4 or IPv6 literal) and PORT as a sockaddr_storage. */
+static struct sockaddr_storage ss_of(const char *addr, int port)
+{
+	struct sockaddr_storage ss = { 0 };
+	struct sockaddr_in *s4 = (struct sockaddr_in *)(void *)&ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)(void *)&ss;
+
+	if (inet_pton(AF_INET, addr, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons((uint16_t)port);
+	} else if (inet_pton(AF_INET6, addr, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons((uint16_t)port);
+	}
+	return ss;
+}
+
+static long long ms_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
+/* A listening loopback socket's port, its descriptor in *FD. */
+static int listener(int *fd)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	*fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (*fd < 0 || bind(*fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(*fd, 4) < 0 ||
+	    getsockname(*fd, (struct sockaddr *)&a, &len) < 0)
+		return -1;
+	return ntohs(a.sin_port);
+}
+
+/* Attempts driven as proxy.c drives them, for at most 3 s: the
+ * winner's descriptor (its address in *WHICH) or -2. */
+static int race(struct eyeballs *e, int *which)
+{
+	long long end = ms_now() + 3000;
+	int rc = eyeballs_step(e, ms_now(), which);
+
+	while (rc == -1 && ms_now() < end) {
+		struct pollfd p[EYEBALLS_MAX];
+
+		for (int i = 0; i < EYEBALLS_MAX; i++)
+			p[i] = (struct pollfd){ e->fd[i], POLLOUT, 0 };
+		poll(p, EYEBALLS_MAX, 20);
+		rc = eyeballs_check(e, ms_now(), which);
+	}
+	return rc;
+}
+
+static void eyeballs(void)
+{
+	struct sockaddr_storage a[5] = {
+		ss_of("2001:db8::1", 80), ss_of("2001:db8::2", 80),
+		ss_of("192.0.2.1", 80), ss_of("192.0.2.2", 80),
+		ss_of("2001:db8::3", 80),
+	};
+	struct eyeballs e;
+	int lfd, port, closed, which = -1, rc;
+
+	eyeballs_init(&e, a, 5);
+	ok(e.n == 5 && e.order[0] == 0 && e.order[1] == 2 &&
+	    e.order[2] == 1 && e.order[3] == 3 && e.order[4] == 4,
+	    "eyeballs: the families interleave, the first answer's first");
+	eyeballs_init(&e, a + 2, 2);
+	ok(e.n == 2 && e.order[0] == 0 && e.order[1] == 1,
+	    "eyeballs: one family keeps the resolver's order");
+	port = listener(&lfd);
+	closed = listener(&rc);
+	close(rc);		/* a port nobody listens on: refused */
+	a[0] = ss_of("127.0.0.1", closed);
+	a[1] = ss_of("127.0.0.1", port);
+	eyeballs_init(&e, a, 2);
+	rc = race(&e, &which);
+	ok(rc >= 0 && which == 1,
+	    "eyeballs: a refused address starts the next at once, which wins");
+	if (rc >= 0)
+		close(rc);
+	a[1] = ss_of("127.0.0.1", closed);
+	eyeballs_init(&e, a, 2);
+	ok(race(&e, &which) == -2 && e.err == ECONNREFUSED,
+	    "eyeballs: every address refused: -2, the last error");
+	close(lfd);
+}
+
 int main(void)
 {
+	eyeballs();
 	ranges();
 	clouds();
 	embedded_forms();
