@@ -21,7 +21,8 @@ LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 
 # The proxy of DESIGN 11 is a subsystem of its own: net/.
 NET_SRCS = net/netns.c net/netpolicy.c net/proxy.c net/flow.c net/eyeballs.c \
-	net/proxyreq.c net/resolve.c net/tlshello.c net/tlswatch.c net/tunnel.c
+	net/proxyreq.c net/resolve.c net/lookups.c net/tlshello.c net/tlswatch.c \
+	net/tunnel.c
 SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c \
 	path.c trust.c programs.c decide.c env.c quote.c devices.c \
 	sandbox.c launch.c final.c mapwatch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \

@@ -168,6 +168,8 @@ static int net_allow(struct ctx *c, const char *s)
 
 static int net_deny(struct ctx *c, const char *s)
 {
+	if (c->pol->net->ndeny == NET_DENY_MAX)
+		return bad(c, "more than %d names", NET_DENY_MAX);
 	return grow_rule(c, s, &c->pol->net->deny, &c->pol->net->ndeny);
 }
 

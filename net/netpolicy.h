@@ -30,6 +30,10 @@ struct cidr {
 	int bits;
 };
 
+/* Each request looks every denied name that covers its port up: a
+ * bound on them bounds a request's lookups (lookups.c). */
+#define NET_DENY_MAX 64
+
 struct netpolicy {
 	struct host_rule *allow, *deny;
 	size_t nallow, ndeny;

@@ -21,7 +21,7 @@
 #include "net/flow.h"
 #include "net/proxy.h"
 #include "net/proxyreq.h"
-#include "net/resolve.h"
+#include "net/lookups.h"
 #include "net/tunnel.h"
 #include "util.h"
 
@@ -88,6 +88,7 @@ struct proxy {
 	long unrecorded;	/* refused or failed, past SAID_MAX */
 	long carried;		/* connections that moved bytes */
 	struct audit_net summed;	/* the small ones past CARRIED_MAX */
+	struct lookups *lk;	/* names, and the threads looking them up */
 	struct conn c[PROXY_CONNS];
 	struct slot map[PROXY_FDS];
 	size_t nmap;
@@ -105,6 +106,7 @@ struct proxy *proxy_start(const struct netpolicy *np, int listen_fd,
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	px->rd = p[0];
 	px->wr = p[1];
+	px->lk = lookups_new(px->wr);
 	for (int i = 0; i < PROXY_CONNS; i++)
 		px->c[i] = (struct conn){ .cfd = -1, .ufd = -1,
 		    .r = RELAY_INIT };
@@ -331,19 +333,24 @@ static size_t deny_names(const struct proxy *px, const struct conn *c,
 	return n;
 }
 
-static int lookup(struct proxy *px, struct conn *c, int slot)
+/* The request's host and the denied names that cover its port: 1 with
+ * c->ans filled, 0 while lookups go on, -1 when none can. */
+static int ask(struct proxy *px, struct conn *c)
 {
 	const char **deny = xmalloc((px->np->ndeny + 1) * sizeof(*deny));
-	int rc = resolve_start(c->req.host, deny, deny_names(px, c, deny),
-	    slot, c->gen, px->wr);
+	int rc = lookups_ask(px->lk, c->req.host, deny,
+	    deny_names(px, c, deny), &c->ans, now_ms());
 
 	free(deny);
 	return rc;
 }
 
-static void decide(struct proxy *px, struct conn *c, int slot)
+static void checked(struct proxy *px, struct conn *c);
+
+static void decide(struct proxy *px, struct conn *c)
 {
 	const char *why;
+	int rc;
 	int status = proxy_req_parse(c->head, proxy_head_len(c->head,
 	    c->head_len), &c->req, &why);
 
@@ -353,15 +360,17 @@ static void decide(struct proxy *px, struct conn *c, int slot)
 	} else if ((why = netpolicy_host(px->np, c->req.host, c->req.port,
 	    c->req.connect)) != NULL) {
 		refuse(px, c, 403, xstrdup(why));
-	} else if (lookup(px, c, slot) < 0) {
-		fail(c, 502, xstrdup("no thread to look the name up"));
+	} else if ((rc = ask(px, c)) < 0) {
+		fail(c, 502, xstrdup("no room to look the name up"));
+	} else if (rc == 1) {
+		checked(px, c);		/* every answer was kept */
 	} else {
 		c->st = C_RESOLVE;
 		c->deadline = now_ms() + RESOLVE_TIMEOUT_MS;
 	}
 }
 
-static void on_head(struct proxy *px, struct conn *c, int slot)
+static void on_head(struct proxy *px, struct conn *c)
 {
 	ssize_t n = read(c->cfd, c->head + c->head_len, HEAD_MAX - c->head_len);
 	size_t end;
@@ -380,7 +389,7 @@ static void on_head(struct proxy *px, struct conn *c, int slot)
 		refuse(px, c, 400, xstrdup("a request head over 8 KiB"));
 		return;
 	}
-	decide(px, c, slot);
+	decide(px, c);
 }
 
 static void set_port(struct sockaddr_storage *ss, int port)
@@ -551,19 +560,22 @@ static void checked(struct proxy *px, struct conn *c)
 	start_connect(px, c);
 }
 
+/* Answers came: each request waiting on names asks again. */
 static void on_answers(struct proxy *px)
 {
-	struct answer a;
-	struct conn *c;
+	struct name_answer a;
+	int rc;
 
-	while (read(px->rd, &a, sizeof(a)) == (ssize_t)sizeof(a)) {
-		if (a.slot < 0 || a.slot >= PROXY_CONNS)
+	while (read(px->rd, &a, sizeof(a)) == (ssize_t)sizeof(a))
+		lookups_take(px->lk, &a, now_ms());
+	for (int i = 0; i < PROXY_CONNS; i++) {
+		if (px->c[i].st != C_RESOLVE)
 			continue;
-		c = &px->c[a.slot];
-		if (c->st != C_RESOLVE || c->gen != a.gen)
-			continue;	/* that connection is gone */
-		c->ans = a;
-		checked(px, c);
+		if ((rc = ask(px, &px->c[i])) == 1)
+			checked(px, &px->c[i]);
+		else if (rc < 0)
+			fail(&px->c[i], 502, xstrdup("no room to look the "
+			    "name up"));
 	}
 }
 
@@ -629,7 +641,7 @@ static void on_event(struct proxy *px, const struct slot *s, short ev)
 	if (c->gen != s->gen)
 		return;			/* closed earlier in this round */
 	if (c->st == C_HEAD)
-		on_head(px, c, s->conn);
+		on_head(px, c);
 	else if (c->st == C_CONNECT)
 		on_connect(px, c);
 	else if (c->st == C_HELLO)
@@ -748,6 +760,8 @@ long proxy_stop(struct proxy *px)
 	summed(px);
 	refusals = px->refusals;
 	close_fd(&px->lfd);
+	/* The pipe stays: a lookup still running writes to it. */
+	lookups_free(px->lk);
 	free(px);
 	return refusals;
 }

@@ -1,15 +1,10 @@
 /* resolve.c: getaddrinfo blocks for as long as DNS takes, which the
  * event loop that copies the command's output and enforces its timeout
  * must not. Each lookup runs on a detached thread that only reads its
- * job and writes one answer; it touches nothing else of sbexec.
- *
- * A proxy that does not terminate TLS cannot see the Host header inside
- * a tunnel: an allowed name's front end may serve a denied one. So the
- * denied names are looked up too, and an address they share with the
- * requested name refuses it ("deny wins" by address as well as by
- * name). A front end that answers the two names at different addresses
- * still serves the denied one: that needs reading inside TLS. */
+ * name and writes one answer; it touches nothing else of sbexec.
+ * lookups.c decides which names to look up, and how many at once. */
 #include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,77 +15,47 @@
 #include "util.h"
 
 struct job {
-	int slot, wfd;
-	unsigned gen;
-	char host[HOST_MAX + 1];
-	size_t ndeny;
-	char deny[][HOST_MAX + 1];
+	int wfd;
+	char name[HOST_MAX + 1];
 };
 
 static const struct addrinfo hints = { .ai_family = AF_UNSPEC,
     .ai_socktype = SOCK_STREAM };
 
-static void addresses(const char *host, struct answer *a)
+static void put(struct name_answer *a, const struct sockaddr *sa)
 {
-	struct addrinfo *res, *ai;
+	struct addr *d = &a->addr[a->n];
 
-	a->err = getaddrinfo(host, NULL, &hints, &res);
-	for (ai = a->err == 0 ? res : NULL; ai != NULL; ai = ai->ai_next) {
-		if (a->n == ADDRS_MAX) {
-			a->more = 1;
-			break;
-		}
-		if (ai->ai_addrlen <= sizeof(a->addr[0]))
-			memcpy(&a->addr[a->n++], ai->ai_addr, ai->ai_addrlen);
+	if (sa->sa_family == AF_INET) {
+		d->family = AF_INET;
+		memcpy(d->a, &((const struct sockaddr_in *)(const void *)sa)->
+		    sin_addr, 4);
+		a->n++;
+	} else if (sa->sa_family == AF_INET6) {
+		d->family = AF_INET6;
+		memcpy(d->a, &((const struct sockaddr_in6 *)(const void *)sa)->
+		    sin6_addr, 16);
+		a->n++;
 	}
-	if (a->err == 0)
-		freeaddrinfo(res);
-}
-
-static int same_address(const struct sockaddr *x, const struct sockaddr_storage *y)
-{
-	const struct sockaddr_in *x4 = (const void *)x, *y4 = (const void *)y;
-	const struct sockaddr_in6 *x6 = (const void *)x, *y6 = (const void *)y;
-
-	if (x->sa_family != y->ss_family)
-		return 0;
-	if (x->sa_family == AF_INET)
-		return x4->sin_addr.s_addr == y4->sin_addr.s_addr;
-	return x->sa_family == AF_INET6 && memcmp(&x6->sin6_addr,
-	    &y6->sin6_addr, sizeof(x6->sin6_addr)) == 0;
-}
-
-/* Does NAME have an address of A's? A name that is not there has none;
- * a lookup that failed otherwise is an answer nobody can check. */
-static int shares(const char *name, struct answer *a)
-{
-	struct addrinfo *res, *ai;
-	int err = getaddrinfo(name, NULL, &hints, &res), hit = 0;
-
-	if (err == EAI_NONAME || err == EAI_NODATA)
-		return 0;
-	if (err != 0) {
-		a->deny_err = err;
-		return 1;
-	}
-	for (ai = res; ai != NULL && !hit; ai = ai->ai_next)
-		for (int i = 0; i < a->n && !hit; i++)
-			hit = same_address(ai->ai_addr, &a->addr[i]);
-	freeaddrinfo(res);
-	return hit;
 }
 
 static void *lookup(void *arg)
 {
 	struct job *j = arg;
-	struct answer a = { .slot = j->slot, .gen = j->gen };
+	struct name_answer a = { 0 };
+	struct addrinfo *res, *ai;
 
-	addresses(j->host, &a);
-	for (size_t i = 0; a.err == 0 && i < j->ndeny; i++)
-		if (shares(j->deny[i], &a)) {
-			strcpy(a.denied, j->deny[i]);
+	snprintf(a.name, sizeof(a.name), "%s", j->name);
+	a.err = getaddrinfo(j->name, NULL, &hints, &res);
+	for (ai = a.err == 0 ? res : NULL; ai != NULL; ai = ai->ai_next) {
+		if (a.n == ADDRS_MAX) {
+			a.more = 1;
 			break;
 		}
+		put(&a, ai->ai_addr);
+	}
+	if (a.err == 0)
+		freeaddrinfo(res);
 	/* Whole or not at all: under PIPE_BUF, a pipe write is atomic.
 	 * Once the proxy has stopped nobody reads it: nothing to do. */
 	(void)!write(j->wfd, &a, sizeof(a));
@@ -98,22 +63,21 @@ static void *lookup(void *arg)
 	return NULL;
 }
 
-int resolve_start(const char *host, const char *const *deny, size_t ndeny,
-    int slot, unsigned gen, int wfd)
+int resolve_start(const char *name, int wfd)
 {
-	struct job *j = xmalloc(sizeof(*j) + ndeny * sizeof(j->deny[0]));
+	struct job *j = xmalloc(sizeof(*j));
 	pthread_attr_t attr;
 	pthread_t t;
 	int rc;
 
-	_Static_assert(sizeof(struct answer) <= 4096, "an answer fits PIPE_BUF");
-	*j = (struct job){ .slot = slot, .wfd = wfd, .gen = gen,
-	    .ndeny = ndeny };
-	strcpy(j->host, host);
-	for (size_t i = 0; i < ndeny; i++)
-		snprintf(j->deny[i], sizeof(j->deny[i]), "%s", deny[i]);
+	_Static_assert(sizeof(struct name_answer) <= 4096,
+	    "an answer fits PIPE_BUF");
+	j->wfd = wfd;
+	snprintf(j->name, sizeof(j->name), "%s", name);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* getaddrinfo needs little stack; 64 KiB each keeps 8 cheap. */
+	pthread_attr_setstacksize(&attr, 64 * 1024);
 	rc = pthread_create(&t, &attr, lookup, j);
 	pthread_attr_destroy(&attr);
 	if (rc != 0) {
