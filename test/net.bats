@@ -30,6 +30,9 @@
 #       secret.txt hold $TOKEN; requests logged in $VHOST_LOG.
 #   vault.cdn.test -> 127.0.0.3: test/origin.py over $NET/media on
 #       HTTP_PORT, a cdn.test name on an address of its own.
+#   DNS: /etc/resolv.conf names test/dns.py on 127.0.0.53, where
+#       NAME.slow.test is 127.0.0.2 after 300 ms and no other name exists;
+#       queries logged in $DNS_LOG with how many were outstanding.
 #   dual.test -> 127.0.0.6, then 127.0.0.2: its first address takes no
 #       connection on HTTP_PORT (test/deadport.py: connects time out),
 #       its second is media.test's origin; the resolver keeps that order.
@@ -143,12 +146,15 @@ net_hosts() {
 # whose pid is $NS_PID; 0 once media.test resolves in it.
 start_namespace() {
 	net_hosts >"$NET/hosts"
+	echo "nameserver 127.0.0.53" >"$NET/resolv.conf"
 	unshare -n -m sh -c 'ip link set lo up &&
 		ip addr add 10.1.2.3/32 dev lo &&
 		ip addr add 169.254.169.254/32 dev lo &&
-		mount --bind "$1" /etc/hosts && echo ready >"$2" &&
+		mount --bind "$1" /etc/hosts &&
+		mount --bind "$3" "$(realpath /etc/resolv.conf)" &&
+		echo ready >"$2" &&
 		exec sleep 86400' sh "$NET/hosts" "$NET/ns.ready" \
-		>"$NET/ns.err" 2>&1 3>&- &
+		"$NET/resolv.conf" >"$NET/ns.err" 2>&1 3>&- &
 	export NS_PID=$!
 	echo "$NS_PID" >>"$NET/pids"
 	wait_file "$NET/ns.ready" &&
@@ -229,6 +235,13 @@ start_origins() {
 	FRONT_PORT=$(cat "$NET/front.port")
 	HRR_PORT=$(cat "$NET/hrr.port")
 	start_edge
+	export DNS_LOG="$NET/dns.log"
+	: >"$DNS_LOG"
+	nsenter -t "$NS_PID" -n -m -- "$PYTHON" "$BATS_TEST_DIRNAME/dns.py" \
+		--bind 127.0.0.53 --log "$DNS_LOG" --ready "$NET/dns.ready" \
+		>>"$NET/dns.err" 2>&1 3>&- &
+	echo $! >>"$NET/pids"
+	wait_file "$NET/dns.ready"
 	nsenter -t "$NS_PID" -n -m -- "$PYTHON" "$BATS_TEST_DIRNAME/deadport.py" \
 		127.0.0.6 "$HTTP_PORT" "$NET/dead.ready" >>"$NET/dead.err" 2>&1 3>&- &
 	echo $! >>"$NET/pids"
@@ -510,6 +523,28 @@ socket.create_connection(("127.0.0.6", int(sys.argv[1])), timeout=5)' \
 	assert_output 1
 	run audit_get net '[r["host"], r["address"], r["allowed"]]'
 	assert_output '["dual.test", "127.0.0.2", true]'
+}
+
+@test "lookups: a request's host and its 20 denied names are looked up at once, at most 8 at a time, each once in a run of 3 requests" {
+	local deny= i url="http://media.slow.test:$HTTP_PORT/play.m3u8" max
+	# The control: ffprobe alone finds the name through dns.py.
+	run -0 packets ffprobe "$url"
+	assert_output 10
+	grep -q '^media.slow.test 1 ' "$DNS_LOG"
+	for i in $(seq 20); do deny+="${deny:+, }\"d$i.slow.test\""; done
+	allow_policy "\"media.slow.test:$HTTP_PORT\"" '"127.0.0.2/32"' "$deny"
+	: >"$DNS_LOG"
+	run -0 packets "$BIN/ffprobe" "$url"
+	assert_output 10
+	[ "$(audit_get net 'r["host"]')" = '"media.slow.test"' ]
+	[ "$(grep -c '"type":"net"' "$AUDIT")" -ge 3 ]	# playlist, 2 segments
+	for i in media $(seq 20 | sed 's/^/d/'); do
+		[ "$(grep -c "^$i.slow.test 1 " "$DNS_LOG")" -eq 1 ] ||
+			fail "$i.slow.test: $(grep -c "^$i.slow.test 1 " "$DNS_LOG") A queries"
+	done
+	max=$(awk '$3 > m { m = $3 } END { print m + 0 }' "$DNS_LOG")
+	[ "$max" -ge 4 ] || fail "at most $max queries at once: sequential"
+	[ "$max" -le 16 ] || fail "$max queries at once: more than 8 lookups"
 }
 
 @test "allow-list: an allowed https URL works through CONNECT, as ffprobe alone sees it" {

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""dns.py --bind ADDR --log FILE --ready FILE: the DNS server of
+net.bats's namespace. A query for NAME.slow.test is answered after
+SLOW_MS with an A record (no AAAA): 127.0.0.2 for media.slow.test,
+127.0.0.9 for any other; every other name does not exist. Each query is logged as "NAME TYPE OUTSTANDING", OUTSTANDING
+the queries received and not yet answered when it came in (itself
+included): how many lookups a client runs at once."""
+import argparse
+import socket
+import struct
+import threading
+import time
+
+SLOW_MS = 300
+
+lock = threading.Lock()
+outstanding = 0
+
+
+def qname(msg):
+    labels, at = [], 12
+    while msg[at]:
+        n = msg[at]
+        labels.append(msg[at + 1:at + 1 + n].decode("ascii", "replace"))
+        at += 1 + n
+    qtype = struct.unpack("!H", msg[at + 1:at + 3])[0]
+    return ".".join(labels).lower(), qtype, at + 5
+
+
+def answer(msg, name, qtype, end):
+    slow = name.endswith(".slow.test")
+    rcode = 0 if slow else 3
+    ans = b""
+    if slow and qtype == 1:
+        addr = "127.0.0.2" if name == "media.slow.test" else "127.0.0.9"
+        ans = b"\xc0\x0c" + struct.pack("!HHIH", 1, 1, 60, 4) + \
+            socket.inet_aton(addr)
+    head = msg[:2] + struct.pack("!HHHHH", 0x8180 | rcode, 1,
+                                 1 if ans else 0, 0, 0)
+    return head + msg[12:end] + ans
+
+
+def serve(sock, msg, peer, log):
+    global outstanding
+    try:
+        name, qtype, end = qname(msg)
+    except (IndexError, struct.error):
+        return
+    with lock:
+        outstanding += 1
+        with open(log, "a") as f:
+            f.write("%s %d %d\n" % (name, qtype, outstanding))
+    if name.endswith(".slow.test"):
+        time.sleep(SLOW_MS / 1000)
+    sock.sendto(answer(msg, name, qtype, end), peer)
+    with lock:
+        outstanding -= 1
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bind", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--ready", required=True)
+    a = ap.parse_args()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind((a.bind, 53))
+    open(a.ready, "w").write("ready\n")
+    while True:
+        msg, peer = sock.recvfrom(512)
+        threading.Thread(target=serve, args=(sock, msg, peer, a.log),
+                         daemon=True).start()
+
+
+main()
