@@ -6,7 +6,7 @@
 
 #include "resolve.h"
 
-#define LOOKUP_THREADS 8	/* lookups running at once */
+#define LOOKUP_THREADS 16	/* lookups running at once */
 #define LOOKUP_NAMES 256	/* names kept */
 #define LOOKUP_KEEP_MS 30000	/* how long an answer is kept */
 #define LOOKUP_RETRY_MS 2000	/* a lookup that failed otherwise */

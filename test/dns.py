@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""dns.py --bind ADDR --log FILE --ready FILE: the DNS server of
-net.bats's namespace. A query for NAME.slow.test is answered after
-SLOW_MS with an A record (no AAAA): 127.0.0.2 for media.slow.test,
+"""dns.py --bind ADDR --log FILE --ready FILE [--delay-ms N]: the DNS
+server of net.bats's namespace (and of make bench's lookup row). A query
+for NAME.slow.test is answered after N ms (300) with an A record (no AAAA): 127.0.0.2 for media.slow.test,
 127.0.0.9 for any other; every other name does not exist. Each query is logged as "NAME TYPE OUTSTANDING", OUTSTANDING
 the queries received and not yet answered when it came in (itself
 included): how many lookups a client runs at once."""
@@ -10,8 +10,6 @@ import socket
 import struct
 import threading
 import time
-
-SLOW_MS = 300
 
 lock = threading.Lock()
 outstanding = 0
@@ -40,7 +38,7 @@ def answer(msg, name, qtype, end):
     return head + msg[12:end] + ans
 
 
-def serve(sock, msg, peer, log):
+def serve(sock, msg, peer, log, delay_ms):
     global outstanding
     try:
         name, qtype, end = qname(msg)
@@ -51,7 +49,7 @@ def serve(sock, msg, peer, log):
         with open(log, "a") as f:
             f.write("%s %d %d\n" % (name, qtype, outstanding))
     if name.endswith(".slow.test"):
-        time.sleep(SLOW_MS / 1000)
+        time.sleep(delay_ms / 1000)
     sock.sendto(answer(msg, name, qtype, end), peer)
     with lock:
         outstanding -= 1
@@ -62,13 +60,15 @@ def main():
     ap.add_argument("--bind", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--ready", required=True)
+    ap.add_argument("--delay-ms", type=int, default=300)
     a = ap.parse_args()
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind((a.bind, 53))
     open(a.ready, "w").write("ready\n")
     while True:
         msg, peer = sock.recvfrom(512)
-        threading.Thread(target=serve, args=(sock, msg, peer, a.log),
+        threading.Thread(target=serve,
+                         args=(sock, msg, peer, a.log, a.delay_ms),
                          daemon=True).start()
 
 

@@ -525,7 +525,7 @@ socket.create_connection(("127.0.0.6", int(sys.argv[1])), timeout=5)' \
 	assert_output '["dual.test", "127.0.0.2", true]'
 }
 
-@test "lookups: a request's host and its 20 denied names are looked up at once, at most 8 at a time, each once in a run of 3 requests" {
+@test "lookups: a request's host and its 20 denied names are looked up at once, at most 16 at a time, each once in a run of 3 requests" {
 	local deny= i url="http://media.slow.test:$HTTP_PORT/play.m3u8" max
 	# The control: ffprobe alone finds the name through dns.py.
 	run -0 packets ffprobe "$url"
@@ -544,7 +544,8 @@ socket.create_connection(("127.0.0.6", int(sys.argv[1])), timeout=5)' \
 	done
 	max=$(awk '$3 > m { m = $3 } END { print m + 0 }' "$DNS_LOG")
 	[ "$max" -ge 4 ] || fail "at most $max queries at once: sequential"
-	[ "$max" -le 16 ] || fail "$max queries at once: more than 8 lookups"
+	# musl asks A and AAAA at once: two queries a lookup.
+	[ "$max" -le 32 ] || fail "$max queries at once: more than 16 lookups"
 }
 
 @test "allow-list: an allowed https URL works through CONNECT, as ffprobe alone sees it" {
