@@ -348,7 +348,8 @@ btrfs_in_docker() {
 
 # btrfs_sbexec MODE PROBE...: in a container as MODE, PROBE... made by
 # the payload ffmpeg loads as a LADSPA plugin, through sbexec with
-# "sandbox": "auto" (the cwd writable, vol's .env hidden); then
+# "sandbox": "auto" (the cwd writable, vol's .env hidden, /probe an
+# executable tree, whose payload stands for code inside); then
 # sbexec's exit status and the backend of its start record.
 btrfs_sbexec() {
 	local mode=$1
@@ -360,6 +361,7 @@ btrfs_sbexec() {
 		printf "%s\n" "$@" >payload.args
 		printf "%s\n" "{\"commands\": {\"ffmpeg\": \"/usr/bin/ffmpeg\"},
 		  \"sandbox\": \"auto\", \"audit\": \"stderr\",
+		  \"execPaths\": [\"/probe\"],
 		  \"filesystem\": {\"allowWrite\": [\".\"],
 		  \"denyRead\": [\"/b/vol/.env\"]}}" >/tmp/p.json
 		"$sbexec" -p /tmp/p.json ffmpeg -nostdin -v error \
