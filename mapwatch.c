@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,13 +170,20 @@ static int allowed(const struct mapwatch *m, const struct notif *n)
 	return ok;
 }
 
-void mapwatch_on(struct mapwatch *m)
+void mapwatch_on(struct mapwatch *m, short revents)
 {
 	struct notif n = { 0 };
 	struct notif_resp r = { 0 };
 
 	if (m->listener < 0) {
 		take_listener(m);
+		return;
+	}
+	/* Every process of the run gone: POLLHUP. Before Linux 6.x a
+	 * receive would then wait for ever; never ask without POLLIN. */
+	if (!(revents & POLLIN)) {
+		close(m->listener);
+		m->listener = -1;
 		return;
 	}
 	if (ioctl(m->listener, NOTIF_RECV, &n) < 0) {

@@ -30,8 +30,9 @@ void mapwatch_init(struct mapwatch *m, int sock, const struct policy *pol,
 /* The descriptor to poll for input, or -1. */
 int mapwatch_fd(const struct mapwatch *m);
 
-/* Input on it: the listener received, or one request answered. */
-void mapwatch_on(struct mapwatch *m);
+/* REVENTS on it: the listener received, one request answered, or the
+ * listener closed once no process of the run holds the filter. */
+void mapwatch_on(struct mapwatch *m, short revents);
 
 void mapwatch_free(struct mapwatch *m);
 

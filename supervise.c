@@ -467,7 +467,7 @@ static void loop(struct sup *s)
 		if (p[0].revents)
 			on_signal(s);
 		if (map >= 0 && p[map].revents)
-			mapwatch_on(&s->mw);	/* the command waits on it */
+			mapwatch_on(&s->mw, p[map].revents);
 		if (st >= 0 && p[st].revents)
 			on_status(s);
 		if (own >= 0 && p[own].revents)

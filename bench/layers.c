@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		struct pollfd p = { mapwatch_fd(&m), POLLIN, 0 };
 
 		if (poll(&p, 1, 50) > 0)
-			mapwatch_on(&m);
+			mapwatch_on(&m, p.revents);
 	}
 	if (waitpid(pid, &st, 0) < 0 && !use_map)
 		return 2;
