@@ -97,6 +97,10 @@ flood_source() {
 		_exit(0);
 	}
 
+	/* Each link waits 200 us before the next fork: the pid still
+	 * moves thousands of times a second, and the exited links, the
+	 * guard's to reap, no longer outrun it on a busy 2-core host (they
+	 * filled pid_max, and every fork on the host failed). */
 	static _Noreturn void chain(void)
 	{
 		pid_t p;
@@ -105,7 +109,7 @@ flood_source() {
 			if ((p = fork()) > 0)
 				_exit(0);
 			else if (p == 0)
-				setsid();
+				setsid(), usleep(200);
 			else
 				usleep(1000);
 		sleeper();
