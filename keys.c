@@ -286,22 +286,28 @@ static int key_devices(struct ctx *c, const cJSON *v)
 
 /* ---- DESIGN 13: trees the command may execute besides the system's */
 
-static int exec_one(struct ctx *c, const char *s)
+/* One absolute path more for list X (execPaths, programs): never "/"
+ * (ROOT says why), never twice, at most MAX of them (NOUN). */
+static int path_one(struct ctx *c, struct strv *x, const char *s, size_t max,
+    const char *noun, const char *root)
 {
-	struct strv *x = &c->pol->exec_paths;
-
 	if (absolute(c, s) < 0)
 		return -1;
 	if (strcmp(s, "/") == 0)
-		return bad(c, "\"/\" would make every mount executable: "
-		    "name the tree of the custom ffmpeg");
+		return bad(c, "\"/\" would %s", root);
 	for (size_t i = 0; i < x->n; i++)
 		if (strcmp(x->v[i], s) == 0)
 			return bad(c, "\"%s\" is listed twice", s);
-	if (x->n == NOEXEC_PATHS_MAX)
-		return bad(c, "more than %d trees", NOEXEC_PATHS_MAX);
+	if (x->n == max)
+		return bad(c, "more than %zu %s", max, noun);
 	strv_push(x, s);
 	return 0;
+}
+
+static int exec_one(struct ctx *c, const char *s)
+{
+	return path_one(c, &c->pol->exec_paths, s, NOEXEC_PATHS_MAX, "trees",
+	    "make every mount executable: name the tree of the custom ffmpeg");
 }
 
 /* Given, it replaces what a command would inherit. */
@@ -316,20 +322,8 @@ static int key_exec_paths(struct ctx *c, const cJSON *v)
 
 static int program_one(struct ctx *c, const char *s)
 {
-	struct strv *x = &c->pol->programs;
-
-	if (absolute(c, s) < 0)
-		return -1;
-	if (strcmp(s, "/") == 0)
-		return bad(c, "\"/\" would let the command start anything: "
-		    "name the programs");
-	for (size_t i = 0; i < x->n; i++)
-		if (strcmp(x->v[i], s) == 0)
-			return bad(c, "\"%s\" is listed twice", s);
-	if (x->n == PROGRAMS_MAX)
-		return bad(c, "more than %d programs", PROGRAMS_MAX);
-	strv_push(x, s);
-	return 0;
+	return path_one(c, &c->pol->programs, s, PROGRAMS_MAX, "programs",
+	    "let the command start anything: name the programs");
 }
 
 static int key_programs(struct ctx *c, const cJSON *v)
