@@ -13,7 +13,7 @@ struct cgroup {
 	int version;		/* 2 or 1; 0: none (why says why) */
 	char *base;		/* the parent of the runs' cgroups */
 	char *dir[CG_N];	/* the run's own: v2 in dir[0] alone */
-	int procs[CG_N];	/* its cgroup.procs, for the child; or -1 */
+	int procs[CG_N];	/* v1 tasks, v2 cgroup.procs, for the child */
 	int dirfd;		/* v2: the run's, for CLONE_INTO_CGROUP */
 	int lockfd;		/* its first directory, flocked: it is live */
 	char *why;
