@@ -23,7 +23,7 @@ LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 NET_SRCS = net/netns.c net/netpolicy.c net/proxy.c net/flow.c net/eyeballs.c \
 	net/proxyreq.c net/resolve.c net/lookups.c net/tlshello.c net/tlswatch.c \
 	net/tunnel.c
-SRCS = sbexec.c options.c policy.c schema.c keys.c commands.c \
+SRCS = sbexec.c prof.c options.c policy.c schema.c keys.c commands.c \
 	path.c trust.c programs.c decide.c env.c quote.c devices.c \
 	sandbox.c launch.c final.c mapwatch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
 	handin.c mtab.c \
@@ -114,12 +114,21 @@ build/asan/sbexec: $(SRCS) build/seccomp-bpf.c $(CJSON_SRC)/cJSON.c
 asan: deps build/asan/sbexec $(UNITS)
 	SBEXEC=$(CURDIR)/build/asan/sbexec FUZZ_TIME=0 bats test/
 
+# make bench's profiling build: prof.h's marks compiled in.
+PROF_OBJS = $(SRCS:%.c=build/prof/%.o)
+build/prof/%.o: %.c $(CJSON_SRC)/cJSON.h | build
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DSBEXEC_PROFILE -c -o $@ $<
+
+build/prof/sbexec: $(PROF_OBJS) build/cJSON.o build/seccomp-bpf.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
 deps:
 	@scripts/deps
 
 # Benchmarks, not tests: the tables and BENCHMARKS.md (about 6 minutes).
 # bench-peers installs firejail and srt to compare with (optional).
-bench: deps sbexec
+bench: deps sbexec build/prof/sbexec
 	bench/run
 
 bench-peers:

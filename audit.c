@@ -408,6 +408,9 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 			    landlock_cost(r->landlock_abi));
 		else
 			json_null(&j, "landlockCost");
+		json_int(&j, "landlockRules", r->landlock_rules);
+		json_strv_max(&j, "landlockNarrowed", r->narrowed ?
+		    r->narrowed : none, SHARE_LIST, SHARE_PATH);
 	}
 	json_strv_max(&j, "masked", r->masked ? r->masked : none, SHARE_LIST,
 	    SHARE_PATH);

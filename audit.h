@@ -41,6 +41,8 @@ struct audit_run {
 	int landlock_abi;	/* under Landlock, the kernel's ABI; else 0 */
 	const char *cgroup;	/* the run's cgroup, or NULL */
 	const char *no_cgroup;	/* run-wide limits without one: why, loud */
+	long landlock_rules;	/* under Landlock, its ruleset's rules */
+	char *const *narrowed;	/* ... landlock.h's narrowed, or NULL */
 };
 
 int audit_start(const struct policy *pol, const struct command *cmd,

@@ -1,5 +1,6 @@
 /* check.c: --check, the policy as a person reads it, and --link, the
  * symlink farm (the firejail firecfg idea). */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
@@ -18,6 +19,10 @@
 #include "links.h"
 #include "path.h"
 #include "util.h"
+
+/* Entries of a directory on the way to a hidden path past which
+ * --check says what they cost a call under Landlock. */
+#define DEAR_ENTRIES 250
 
 static void print_rules(const struct policy *pol, enum fs_kind kind,
     const char *label)
@@ -327,6 +332,76 @@ static void home_warnings(const struct policy *pol,
 	endpwent();
 }
 
+/* Entries of the directory DIR, counted up to LANDLOCK_SIBLINGS_MAX + 1;
+ * -1 when it cannot be read. */
+static long entries(const char *dir)
+{
+	struct dirent *e;
+	long n = 0;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while (n <= LANDLOCK_SIBLINGS_MAX && (e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* Under Landlock each other entry of a directory on the way to a hidden
+ * path is a rule of every call (landlock.c); past the bound, the call
+ * grants only what it names. Each such directory is said once. */
+static void dear_dir(const char *hidden, const char *dir, struct strv *said,
+    void (*warn)(const char *, void *), void *arg)
+{
+	long n;
+	char *line;
+
+	for (size_t i = 0; i < said->n; i++)
+		if (strcmp(said->v[i], dir) == 0)
+			return;
+	strv_push(said, dir);
+	if ((n = entries(dir)) <= DEAR_ENTRIES)
+		return;
+	line = n > LANDLOCK_SIBLINGS_MAX ? xasprintf("filesystem.denyRead: "
+	    "%s is hidden in %s, which holds more than %d entries: under the "
+	    "Landlock backend a call grants there only the entries its "
+	    "command, arguments and working directory name (what a playlist "
+	    "or list names beside them is refused)", hidden, dir,
+	    LANDLOCK_SIBLINGS_MAX) : xasprintf("filesystem.denyRead: %s is "
+	    "hidden in %s, which holds %ld entries: under the Landlock "
+	    "backend each is a rule of every call; hide something in a "
+	    "smaller directory if calls must be quick", hidden, dir, n);
+	warn(line, arg);
+	free(line);
+}
+
+static void dear_hidden(const char *hidden, struct strv *said,
+    void (*warn)(const char *, void *), void *arg)
+{
+	char *dir = xstrdup(hidden), *slash;
+
+	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		dear_dir(hidden, dir, said, warn, arg);
+	}
+	free(dir);
+}
+
+static void landlock_warnings(const struct policy *pol,
+    void (*warn)(const char *, void *), void *arg)
+{
+	struct strv said = { 0 };
+
+	for (size_t i = 0; i < pol->nrules; i++)
+		if (pol->rules[i].kind == FS_DENY_READ &&
+		    pol->rules[i].resolved != NULL)
+			dear_hidden(pol->rules[i].resolved, &said, warn, arg);
+	if (pol->audit == AUDIT_FILE)
+		dear_hidden(pol->audit_path, &said, warn, arg);
+	strv_free(&said);
+}
+
 /* Item 7 of issue 19: a command that fills the audit's filesystem
  * refuses every later run (a record that cannot be written stops it),
  * until the space is freed. The room reserved keeps the end record of
@@ -484,6 +559,7 @@ static int print_own(const struct command *cmd)
 	secret_warnings(cmd->own, print_command_warning, &p);
 	home_warnings(cmd->own, print_command_warning, &p);
 	link_warnings(cmd->own, print_command_warning, &p);
+	landlock_warnings(cmd->own, print_command_warning, &p);
 	if (cmd->own->audit == AUDIT_FILE)
 		disk_warnings(cmd->own, cmd->own->audit_path,
 		    print_command_warning, &p);
@@ -506,6 +582,7 @@ int check_print(const struct policy *pol)
 	secret_warnings(pol, print_warning, &warnings);
 	home_warnings(pol, print_warning, &warnings);
 	link_warnings(pol, print_warning, &warnings);
+	landlock_warnings(pol, print_warning, &warnings);
 	if (pol->audit == AUDIT_FILE)
 		disk_warnings(pol, pol->audit_path, print_warning, &warnings);
 	for (size_t i = 0; i < pol->ncmds; i++)

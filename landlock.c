@@ -153,6 +153,9 @@ struct ctx {
 	struct landlock *l;
 	const struct plan *p;
 	const struct devices *dv;
+	const char *cwd;
+	char *const *named;	/* the command and its arguments */
+	struct strv needs;	/* NAMED and CWD absolute, made when needed */
 	uint64_t known;
 	int held[HELD_MAX];	/* rules' descriptors not yet closed */
 	size_t nheld;
@@ -221,9 +224,11 @@ static int add_rule_at(struct ctx *c, int dir, const char *name,
 		type = type_of(pb.fd);
 	if (type != DT_DIR)
 		pb.allowed &= FS_FILE;
-	if (type != DT_LNK && pb.allowed != 0)
+	if (type != DT_LNK && pb.allowed != 0) {
 		rc = (int)syscall(SYS_ll_add_rule, c->l->ruleset,
 		    LL_RULE_PATH_BENEATH, &pb, 0);
+		c->l->rules++;
+	}
 	hold(c, pb.fd);
 	return rc;
 }
@@ -256,14 +261,113 @@ static int hole_at(const struct plan *p, const char *path)
 	return below;
 }
 
+static int dots(const char *name)
+{
+	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+}
+
+/* Up to LANDLOCK_SIBLINGS_MAX + 1 entries of D, which is rewound. */
+static long count_entries(DIR *d)
+{
+	struct dirent *e;
+	long n = 0;
+
+	while (n <= LANDLOCK_SIBLINGS_MAX && (e = readdir(d)) != NULL)
+		n += !dots(e->d_name);
+	rewinddir(d);
+	return n;
+}
+
+static int grant_at(struct ctx *c, const char *path, int dir,
+    const char *name, unsigned char type, uint64_t access);
+
+static int grant_child(struct ctx *c, const char *path, int dir,
+    const char *name, unsigned char type, uint64_t access)
+{
+	char *child = xasprintf("%s/%s", strcmp(path, "/") ? path : "", name);
+	int rc = grant_at(c, child, dir, name, type, access);
+
+	free(child);
+	return rc;
+}
+
+/* Every entry of D, the directory PATH, but links. */
+static int grant_entries(struct ctx *c, const char *path, DIR *d,
+    uint64_t access)
+{
+	struct dirent *e;
+
+	while ((e = readdir(d)) != NULL)
+		if (!dots(e->d_name) && e->d_type != DT_LNK &&
+		    grant_child(c, path, dirfd(d), e->d_name, e->d_type,
+		    access) < 0)
+			return -1;
+	return 0;
+}
+
+/* NAME made absolute against the working directory, "file:" dropped:
+ * what an argument names if it is a path (most are not, and name no
+ * entry); and where it leads, links followed, if it exists. */
+static void need(struct ctx *c, const char *name)
+{
+	char *abs, *real;
+
+	if (strncmp(name, "file:", 5) == 0)
+		name += 5;
+	if (*name == '\0')
+		return;
+	abs = *name == '/' ? xstrdup(name) : xasprintf("%s/%s", c->cwd, name);
+	strv_push(&c->needs, abs);
+	if ((real = path_resolve(abs)) != NULL && strcmp(real, abs) != 0)
+		strv_push(&c->needs, real);
+	free(real);
+	free(abs);
+}
+
+/* The entry of the directory PATH that NEEDED lies in or is, or NULL. */
+static char *entry_toward(const char *path, const char *needed)
+{
+	size_t n = strcmp(path, "/") ? strlen(path) : 0;
+	const char *at = needed + n + 1;
+
+	if (strncmp(needed, path, n) != 0 || needed[n] != '/')
+		return NULL;
+	n = strcspn(at, "/");
+	return n == 0 || (n <= 2 && strncmp(at, "..", n) == 0) ? NULL :
+	    xasprintf("%.*s", (int)n, at);
+}
+
+/* A directory of more entries than LANDLOCK_SIBLINGS_MAX on the way to
+ * a hidden entry: only the entries that the command, its arguments and
+ * the working directory name or lie in, so that a call's price does not
+ * grow with the directory (each other entry would be a rule). */
+static int grant_named(struct ctx *c, const char *path, int dir,
+    uint64_t access)
+{
+	char *name;
+	int rc = 0;
+
+	strv_push(&c->l->narrowed, path);
+	if (c->needs.n == 0) {
+		need(c, c->cwd);
+		for (char *const *a = c->named; *a != NULL; a++)
+			need(c, *a);
+	}
+	for (size_t i = 0; rc == 0 && i < c->needs.n; i++) {
+		if ((name = entry_toward(path, c->needs.v[i])) == NULL)
+			continue;
+		rc = grant_child(c, path, dir, name, DT_UNKNOWN, access);
+		free(name);
+	}
+	return rc;
+}
+
 /* Grant ACCESS beneath PATH (an entry of DIR named NAME, of d_type
  * TYPE) except the hidden entries below it. */
 static int grant_at(struct ctx *c, const char *path, int dir,
     const char *name, unsigned char type, uint64_t access)
 {
 	int at = hole_at(c->p, path);
-	struct dirent *e;
-	char *child;
 	DIR *d;
 
 	if (at <= 0)
@@ -271,20 +375,11 @@ static int grant_at(struct ctx *c, const char *path, int dir,
 	if (add_rule(c, path, access & FS_READ_DIR) < 0 ||
 	    (d = opendir(path)) == NULL)
 		return -1;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0
-		    || e->d_type == DT_LNK)
-			continue;
-		child = xasprintf("%s/%s", strcmp(path, "/") ? path : "",
-		    e->d_name);
-		at = grant_at(c, child, dirfd(d), e->d_name, e->d_type,
-		    access);
-		free(child);
-		if (at < 0)
-			break;
-	}
+	at = count_entries(d) > LANDLOCK_SIBLINGS_MAX ?
+	    grant_named(c, path, dirfd(d), access) :
+	    grant_entries(c, path, d, access);
 	closedir(d);
-	return at < 0 ? -1 : 0;
+	return at;
 }
 
 static int grant(struct ctx *c, const char *path, uint64_t access)
@@ -373,6 +468,7 @@ static int grant_devices(struct ctx *c)
 		if (syscall(SYS_ll_add_rule, c->l->ruleset,
 		    LL_RULE_PATH_BENEATH, &pb, 0) < 0)
 			return -1;
+		c->l->rules++;
 		dri |= strncmp(c->dv->v[i].path, "/dev/dri/", 9) == 0;
 		nvidia |= strncmp(c->dv->v[i].path, "/dev/nvidia", 11) == 0;
 	}
@@ -426,10 +522,12 @@ const char *landlock_cost(int abi)
 }
 
 int landlock_plan(const struct policy *pol, const char *cwd,
-    struct plan *made, const struct devices *dv, struct landlock *l)
+    char *const *named, struct plan *made, const struct devices *dv,
+    struct landlock *l)
 {
 	struct plan own = { 0 }, *p = made != NULL ? made : &own;
-	struct ctx c = { .l = l, .p = p, .dv = dv };
+	struct ctx c = { .l = l, .p = p, .dv = dv, .cwd = cwd,
+	    .named = named };
 	int status;
 
 	*l = (struct landlock){ .abi = landlock_abi(), .ruleset = -1 };
@@ -451,6 +549,7 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 	status = create_ruleset(pol, l) < 0 || grant_reads(&c) < 0 ||
 	    grant_writes(&c) < 0 || grant_devices(&c) < 0 ? EXIT_SBEXEC : 0;
 	release(&c);
+	strv_free(&c.needs);
 	if (status != 0 && l->why == NULL)
 		l->why = xasprintf("Landlock: %s", strerror(errno));
 	if (made == NULL)

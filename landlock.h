@@ -17,6 +17,9 @@ struct landlock {
 	int abi;		/* the running kernel's */
 	int ruleset;		/* every rule but the command's own /proc/PID */
 	int filter;		/* the seccomp variant (filter.h) */
+	long rules;		/* how many the ruleset holds */
+	struct strv narrowed;	/* directories granted only what the
+				 * call names (LANDLOCK_SIBLINGS_MAX) */
 	char *why;		/* why the policy cannot be rendered */
 	struct final fin;	/* the layer entered last (final.c) */
 	int map_parent;		/* sbexec's end of fin.map_sock's pair */
@@ -30,7 +33,15 @@ int landlock_abi(void);
  * at 1, rename and link across directories too (EXDEV). */
 const char *landlock_cost(int abi);
 
-/* In sbexec: the ruleset for POL run from CWD, built from the policy's
+/* Landlock only grants: a directory on the way to a hidden entry has
+ * each of its other entries granted by a rule of its own, up to this
+ * many; past it, only the entries that the call names (its command,
+ * arguments and working directory) or that lie on their way, so that
+ * no directory makes a call dearer than this many rules. */
+#define LANDLOCK_SIBLINGS_MAX 1000
+
+/* In sbexec: the ruleset for POL run from CWD with NAMED (the command
+ * and its arguments, NULL-terminated), built from the policy's
  * paths opened now, after MADE, the plan of mounts.c for them (one made
  * for bwrap, whose trial failed), or one made here when NULL, and the
  * devices DV (devices.c), read, write and ioctl on each node. 0, or 125
@@ -38,7 +49,8 @@ const char *landlock_cost(int abi);
  * kernel, or a writable tree holding what Landlock cannot carve out of
  * it. */
 int landlock_plan(const struct policy *pol, const char *cwd,
-    struct plan *made, const struct devices *dv, struct landlock *l);
+    char *const *named, struct plan *made, const struct devices *dv,
+    struct landlock *l);
 
 /* In the command's process, before exec: its own /proc/PID/status, then
  * no_new_privs, landlock_restrict_self and the seccomp filter. -1 with

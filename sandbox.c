@@ -16,6 +16,7 @@
 #include "launch.h"
 #include "mapwatch.h"
 #include "noexec.h"
+#include "prof.h"
 #include "quote.h"
 #include "sandbox.h"
 
@@ -152,6 +153,7 @@ static int sandbox_argv(const struct policy *pol, const struct command *cmd,
 	struct plan p;
 	int status = mounts_plan(pol, io->cwd, &p);
 
+	prof_mark("mount plan: paths, trust, links, audit, protected names");
 	if (status == 0 && devices_shown(&p, &io->devices, &p.why) < 0)
 		status = EXIT_SBEXEC;
 	if (status != 0) {
@@ -255,6 +257,7 @@ static int landlock_argv(const struct policy *pol,
     const struct command *cmd, char *const *args, struct sandbox_io *io,
     struct strv *out, char **why)
 {
+	struct strv named = { 0 };
 	int status;
 
 	io->backend = BACKEND_LANDLOCK;
@@ -266,9 +269,14 @@ static int landlock_argv(const struct policy *pol,
 		    io->fallback ? ")" : "");
 		return EXIT_SBEXEC;
 	}
+	strv_push(&named, cmd->path);
+	for (char *const *a = args; *a != NULL; a++)
+		strv_push(&named, *a);
 	if (io->plan == NULL) {
 		io->plan = xmalloc(sizeof(*io->plan));
 		status = mounts_plan(pol, io->cwd, io->plan);
+		prof_mark("mount plan: paths, trust, links, audit, "
+		    "protected names");
 	} else {
 		status = 0;
 	}
@@ -276,9 +284,11 @@ static int landlock_argv(const struct policy *pol,
 		status = EXIT_SBEXEC;
 	else if (status != 0)
 		*why = xstrdup(io->plan->why);
-	if (status == 0 && (status = landlock_plan(pol, io->cwd, io->plan,
-	    &io->devices, &io->landlock)) != 0)
+	if (status == 0 && (status = landlock_plan(pol, io->cwd, named.v,
+	    io->plan, &io->devices, &io->landlock)) != 0)
 		*why = xstrdup(io->landlock.why);
+	strv_free(&named);
+	prof_mark("Landlock ruleset: a rule per granted entry");
 	if (status == 0) {
 		take_links(io, io->plan);
 		final_of(pol, cmd->path, &io->landlock.fin);

@@ -25,6 +25,7 @@
 #include "options.h"
 #include "outfd.h"
 #include "policy.h"
+#include "prof.h"
 #include "quote.h"
 #include "run.h"
 #include "sandbox.h"
@@ -195,6 +196,7 @@ static struct cgroup run_cg = { .procs = { -1, -1, -1, -1 }, .dirfd = -1,
 static void remove_cgroup(void)
 {
 	cgroup_remove(&run_cg);
+	prof_mark("run-wide cgroup removed");
 }
 
 static int run_wide(const struct limits *l)
@@ -240,15 +242,20 @@ static int run_job(struct job *j)
 	    j->io.cwd, j->io.masked.v, j->d == DECIDE_BYPASS ? "none" :
 	    backend_name[j->io.backend], fallback_line(&j->io),
 	    j->pol->overrides.v, j->d == DECIDE_SANDBOX && j->io.backend ==
-	    BACKEND_LANDLOCK ? j->io.landlock.abi : 0, NULL, NULL } };
+	    BACKEND_LANDLOCK ? j->io.landlock.abi : 0, NULL, NULL, 0, NULL } };
 	struct sandbox_run *run = &j->run;
 	static char *no_cgroup;
 	int status;
 
 	make_cgroup(j, &no_cgroup);
+	prof_mark("run-wide cgroup made");
 	b.rec.cgroup = run_cg.version ? run_cg.dir[run_cg.version == 2 ? 0 :
 	    CG_PIDS] : NULL;
 	b.rec.no_cgroup = no_cgroup;
+	if (b.rec.landlock_abi > 0) {
+		b.rec.landlock_rules = j->io.landlock.rules;
+		b.rec.narrowed = j->io.landlock.narrowed.v;
+	}
 
 	*run = (struct sandbox_run){ .feed = { -1, -1, NULL, 0 } };
 	if (!j->io.trial || forwarded_pending() != 0) {
@@ -256,6 +263,7 @@ static int run_job(struct job *j)
 			exit(EXIT_SBEXEC);
 		if ((status = stopped_before_start(j->cmd->name)) != 0)
 			exit_like(status);
+		prof_mark("audit start record");
 	} else {
 		run->begin = &b;
 	}
@@ -267,6 +275,7 @@ static int run_job(struct job *j)
 		run->net = j->pol->net;
 		run->expect = &j->io.expect;
 		sandbox_seccomp(j->pol, &run->feed);
+		prof_mark("seccomp filter into its pipe");
 	}
 	return supervise(j->pol, j->cmd, j->argv.v, j->envp,
 	    j->d == DECIDE_SANDBOX ? run : NULL, &run_cg);
@@ -300,18 +309,22 @@ int main(int argc, char **argv)
 	int status;
 
 	launch_maybe(argc, argv);	/* inside bwrap: launch.c */
+	prof_mark(NULL);
 	sanitize_fds();
 	supervise_init();
 	util_msg_sink(outfd_line);	/* no line of sbexec's blocks it */
 	options_parse(argc, argv, &o);
+	prof_mark("descriptors, signals, options");
 	if (policy_load(o.policy, &pol) < 0)
 		exit(EXIT_SBEXEC);
+	prof_mark("policy: read, parse, validate, sha256");
 	if (o.mode == MODE_CHECK)
 		exit(check_print(&pol));
 	if (o.mode == MODE_LINK)
 		exit(link_commands(&pol, o.link_dir));
 	if (o.mode == MODE_RUN && audit_open(&pol) < 0)
 		exit(EXIT_SBEXEC);
+	prof_mark("audit sink open");
 	j.o = &o;
 	j.d = policy_decide(&pol, o.name, &cmd);
 	if (o.mode == MODE_DRY_RUN)
@@ -330,6 +343,7 @@ int main(int argc, char **argv)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
+	prof_mark("decide, target check");
 	j.cmd = cmd;
 	j.pol = policy_of(&pol, cmd);
 	/* From here no write waits past what the run may last; supervise()
@@ -349,6 +363,7 @@ int main(int argc, char **argv)
 	if (j.d == DECIDE_SANDBOX)
 		j.envp = env_quiet(j.envp);
 	j.io.envp = j.envp;
+	prof_mark("working directory, environment");
 	if (j.d == DECIDE_BYPASS) {
 		strv_push(&j.argv, cmd->path);
 		strv_pushn(&j.argv, (const char *const *)o.args, o.nargs);
@@ -359,6 +374,9 @@ int main(int argc, char **argv)
 			exit(EXIT_SBEXEC);
 		exit(status);
 	}
+	prof_mark(j.io.backend == BACKEND_LANDLOCK ? "Landlock: ruleset, "
+	    "final layer, argv" : "bwrap argv: kernfs, mounts, devices, "
+	    "launcher, expectations");
 	/* A rule left out changes what the command may do: say so. */
 	for (size_t i = 0; i < j.io.left.n; i++)
 		warnx("%s: %s", cmd->name, j.io.left.v[i]);

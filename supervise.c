@@ -30,6 +30,7 @@
 #include "net/netns.h"
 #include "outfd.h"
 #include "net/proxy.h"
+#include "prof.h"
 #include "pump.h"
 #include "run.h"
 #include "say.h"
@@ -344,10 +345,13 @@ static void on_feed(struct sup *s, short revents)
 		feed_close(s);
 		return;
 	}
+	prof_mark("bwrap: namespaces, mounts, until it reads the filter");
 	if (s->init_pid <= 0)
 		why = xstrdup("bwrap did not say which process it set up");
 	else if (mntns_private(s->init_pid, &s->run->expect->exec, &why) == 0 &&
+	    (prof_mark("mntns helper: private, noexec"), 1) &&
 	    verify_sandbox(s->init_pid, s->run->expect, &why) == 0 &&
+	    (prof_mark("verify: the sandbox's mountinfo"), 1) &&
 	    s->run->net != NULL)
 		start_proxy(s, &why);
 	if (why == NULL && write(f->wr, f->rest, f->len) == (ssize_t)f->len) {
@@ -522,10 +526,12 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	mapwatch_init(&s.mw, run != NULL && run->landlock != NULL ?
 	    run->landlock->map_parent : -1, pol, cmd);
 	spawn(&s, argv, envp);
+	prof_mark("signalfd, pipes, fork and exec of the child");
 	if (run != NULL && run->landlock != NULL)
 		close(run->landlock->fin.map_sock);	/* the command's */
 	say_begin(&s.err);
 	loop(&s);
+	prof_mark("the command, until it exits and its output is copied");
 	say_end();
 	trial_end(&s);
 	pty_close(&s.pty);	/* the caller's modes, before any last words */
@@ -539,9 +545,11 @@ int supervise(const struct policy *pol, const struct command *cmd,
 	reap_rest(&s);
 	mapwatch_free(&s.mw);
 	close(s.sigfd);
+	prof_mark("teardown: kill the cgroup, reap");
 	if (s.fall)
 		return RUN_FALLBACK;
 	status = outcome_status(&s);
 	outcome_record(&s, status);
+	prof_mark("end record");
 	return status;
 }

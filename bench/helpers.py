@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shlex
+import statistics
 import subprocess
 import sys
 import threading
@@ -40,7 +41,12 @@ def bwrap_argv(variant, dry_run_text):
       nofd      without --json-status-fd N and --seccomp N
       sharenet  plus --share-net (no new network namespace)
       nosh      the command exec'd directly, not via binShell -c
+      sh        the command through /bin/sh -c 'exec ...', the layer
+                that sbexec's launcher replaced
       cmd       only the command itself (what runs natively)
+    The launcher (sbexec's own binary from a descriptor, with the
+    command's environment in a memfd) needs descriptors that only sbexec
+    passes: bare bwrap execs the command itself.
     """
     line = next((l for l in dry_run_text.splitlines()
                  if l.startswith("argv:")), None)
@@ -51,6 +57,8 @@ def bwrap_argv(variant, dry_run_text):
     opts, cmd = argv[:sep], argv[sep + 1:]
     # cmd is [binShell, -c, "exec 'path' 'arg'..."] (or, for a very long
     # line, [binShell, -c, 'exec "$0" "$@"', path, args...]).
+    if len(cmd) > 6 and cmd[1] == "--sbexec-launch":
+        cmd = cmd[6:]		# launcher, its environment and hand-ins
     if len(cmd) < 3 or cmd[1] != "-c":
         inner = cmd		# no shell: the command itself
     elif len(cmd) > 3:
@@ -77,6 +85,9 @@ def bwrap_argv(variant, dry_run_text):
             opts = opts + ["--share-net"]
         elif v == "nosh":
             cmd = inner
+        elif v == "sh":
+            cmd = ["/bin/sh", "-c",
+                   "exec " + " ".join(shlex.quote(a) for a in inner)]
         else:
             die("unknown variant " + v)
     return opts + ["--"] + cmd
@@ -472,6 +483,55 @@ def cmd_perfstat(args):
     print("")
 
 
+# ---------------------------------------------------------------- profile
+def read_profile(path):
+    """prof.c's file: calls separated by an empty line, each line
+    STEP<TAB>NS -> ordered steps and, for each, its ns per call."""
+    steps, values = [], {}
+    try:
+        text = open(path).read()
+    except OSError:
+        return steps, values
+    for call in text.split("\n\n"):
+        for line in call.splitlines():
+            step, _, ns = line.rpartition("\t")
+            if not step:
+                continue
+            if step not in values:
+                steps.append(step)
+                values[step] = []
+            values[step].append(int(ns))
+    return steps, values
+
+
+def cmd_profile(args):
+    """LABEL=FILE...: a markdown table, a row per step (in the order the
+    first file has them, then the others'), a column per LABEL: the
+    median ms of the step over the calls, and the median total."""
+    cols = [a.split("=", 1) for a in args]
+    data = [read_profile(path) for _, path in cols]
+    order = []
+    for steps, _ in data:
+        order += [s for s in steps if s not in order]
+    print("| step (sbexec's own process) | " +
+          " | ".join("%s ms" % label for label, _ in cols) + " |")
+    print("|---|" + "---:|" * len(cols))
+    for step in order:
+        cells = []
+        for _, values in data:
+            v = values.get(step)
+            cells.append("%.3f" % (statistics.median(v) / 1e6) if v else "")
+        print("| %s | %s |" % (step, " | ".join(cells)))
+    totals = []
+    for steps, values in data:
+        n = min((len(v) for v in values.values()), default=0)
+        calls = [sum(values[s][i] for s in steps if i < len(values[s]))
+                 for i in range(n)]
+        totals.append("%.3f" % (statistics.median(calls) / 1e6)
+                      if calls else "")
+    print("| **total, median call** | %s |" % " | ".join(totals))
+
+
 def main():
     if len(sys.argv) < 2:
         die("usage: helpers.py COMMAND ARGS...")
@@ -479,7 +539,7 @@ def main():
             "tail": cmd_tail,
             "peakrss": cmd_peakrss, "scale": cmd_scale,
             "strace-count": cmd_strace_count, "phases": cmd_phases,
-            "perfstat": cmd_perfstat}
+            "perfstat": cmd_perfstat, "profile": cmd_profile}
     fn = cmds.get(sys.argv[1])
     if fn is None:
         die("unknown command " + sys.argv[1])

@@ -119,6 +119,75 @@ csbx() { "$IN" "$SBEXEC" "$@"; }
 	refute_output --partial "$TOKEN"
 }
 
+# big_dir DIR N: N files f1..fN, and a file "secret" holding $TOKEN.
+big_dir() {
+	mkdir -p "$1"
+	(cd "$1" && seq 1 "$2" | sed 's/^/f/' | xargs touch &&
+		printf '%s\n' "$TOKEN" >secret && echo F2 >f2)
+}
+
+# Issue 32: a hidden entry's siblings are each a rule of every call, up
+# to LANDLOCK_SIBLINGS_MAX (1000); past it only what the call names is
+# granted there, so the ruleset of a directory of 20,000 entries is that
+# of one of 1,500, not 20,000 rules. Without sbexec every sibling reads;
+# through it a named one does, an unnamed one beside it is refused (it is
+# in a small directory), and the hidden entry never.
+@test "landlock: past 1000 entries a hidden entry's directory grants only what the call names, in a bounded ruleset" {
+	big_dir "$W/small" 20
+	big_dir "$W/big" 1500
+	big_dir "$W/huge" 20000
+	ll_policy "" "\"denyRead\": [\"$W/small/secret\", \"$W/big/secret\",
+	  \"$W/huge/secret\"], \"allowWrite\": [\"$W/out\"]"
+	run sh -c 'cat big/f2 big/secret'
+	assert_output "F2
+$TOKEN"
+	run csbx sh -c 'cat "$1"; cat small/f2; cat big/f2; cat big/secret' \
+		sh big/f1
+	assert_failure
+	assert_output --partial "big/f2: Permission denied"
+	assert_output --partial "big/secret: Permission denied"
+	assert_line F2
+	refute_output --partial "$TOKEN"
+	run csbx sh -c 'cat "$1"' sh "$W/big/f2"
+	assert_success
+	assert_output F2
+	run audit_get start 'sorted(r["landlockNarrowed"])'
+	assert_output "[\"$W/big\", \"$W/huge\"]"
+	run audit_get start 'r["landlockRules"]'
+	local few=$output
+	csbx sh -c 'cat "$1" "$2" "$3"' sh "$W/big/f2" huge/f2 "$W/huge/f3"
+	run audit_get start 'r["landlockRules"] - '"$few"
+	assert_output 2
+	[ "$few" -lt 1000 ]
+}
+
+@test "landlock: a directory up to 1000 entries grants every entry but the hidden one" {
+	big_dir "$W/dir" 999
+	ll_policy "" "\"denyRead\": [\"$W/dir/secret\"]"
+	run csbx sh -c 'cat dir/f2 dir/f999; cat dir/secret'
+	assert_failure
+	assert_line F2
+	assert_output --partial "dir/secret: Permission denied"
+	refute_output --partial "$TOKEN"
+	run audit_get start 'r["landlockNarrowed"]'
+	assert_output "[]"
+	run audit_get start 'r["landlockRules"] > 1000'
+	assert_output true
+}
+
+@test "--check says which hidden entries' directories cost a call under Landlock, and which are narrowed" {
+	big_dir "$W/mid" 300
+	big_dir "$W/big" 1001
+	big_dir "$W/few" 3
+	ll_policy "" "\"denyRead\": [\"$W/mid/secret\", \"$W/big/secret\",
+	  \"$W/few/secret\"]"
+	run "$SBEXEC" --check
+	assert_success
+	assert_line "warning: filesystem.denyRead: $W/mid/secret is hidden in $W/mid, which holds 301 entries: under the Landlock backend each is a rule of every call; hide something in a smaller directory if calls must be quick"
+	assert_line --partial "warning: filesystem.denyRead: $W/big/secret is hidden in $W/big, which holds more than 1000 entries: under the Landlock backend a call grants there only the entries its command, arguments and working directory name"
+	refute_output --partial "$W/few,"
+}
+
 @test "landlock: ffmpeg writes into allowWrite, not over a file outside it" {
 	echo ORIGINAL >victim.txt
 	run ffmpeg -nostdin -v error -y -i sample.mp4 -c copy -f mp4 victim.txt
