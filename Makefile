@@ -25,7 +25,7 @@ NET_SRCS = net/netns.c net/netpolicy.c net/proxy.c net/flow.c net/eyeballs.c \
 	net/tunnel.c
 SRCS = sbexec.c prof.c options.c policy.c schema.c keys.c commands.c \
 	path.c trust.c programs.c decide.c env.c quote.c devices.c \
-	sandbox.c launch.c final.c mapwatch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
+	sandbox.c filter.c launch.c final.c mapwatch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
 	handin.c mtab.c \
 	verify.c \
 	landlock.c caps.c guard.c audit.c json.c sha256.c \

@@ -546,6 +546,7 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 	    (l->abi < 6 ? FILTER_NOSIGNAL : 0) |
 	    (l->abi < 3 ? FILTER_NOTRUNC : 0) |
 	    (pol->devices.n > 0 ? FILTER_DEVICES : 0);
+	l->bpf = filter_make(l->filter, &l->bpf_len);
 	status = create_ruleset(pol, l) < 0 || grant_reads(&c) < 0 ||
 	    grant_writes(&c) < 0 || grant_devices(&c) < 0 ? EXIT_SBEXEC : 0;
 	release(&c);
@@ -559,10 +560,8 @@ int landlock_plan(const struct policy *pol, const char *cwd,
 
 int landlock_enter(const struct landlock *l, const char **what)
 {
-	struct sock_fprog_ prog = {
-		(unsigned short)(seccomp_filter_lens[l->filter] / 8),
-		seccomp_filters[l->filter],
-	};
+	struct sock_fprog_ prog = { (unsigned short)(l->bpf_len / 8),
+	    l->bpf };
 	struct path_beneath pb = { FS_READ_FILE, -1 };
 
 	/* /proc/self is this process, which execs the command: its files

@@ -16,7 +16,9 @@ struct plan;
 struct landlock {
 	int abi;		/* the running kernel's */
 	int ruleset;		/* every rule but the command's own /proc/PID */
-	int filter;		/* the seccomp variant (filter.h) */
+	int filter;		/* the seccomp filter's flags (filter.h) */
+	unsigned char *bpf;	/* its program, filter.c's */
+	size_t bpf_len;		/* in bytes */
 	long rules;		/* how many the ruleset holds */
 	struct strv narrowed;	/* directories granted only what the
 				 * call names (LANDLOCK_SIBLINGS_MAX) */

@@ -342,8 +342,8 @@ void sandbox_seccomp(const struct policy *pol, struct seccomp_feed *f)
 {
 	int v = FILTER_INET | (pol->allow_unix_sockets ? FILTER_UNIX : 0) |
 	    (pol->devices.n > 0 ? FILTER_DEVICES : 0);
-	const unsigned char *bpf = seccomp_filters[v];
-	size_t len = seccomp_filter_lens[v], total, first;
+	size_t len, total, first;
+	unsigned char *bpf = filter_make(v, &len);
 	/* BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS (linux/filter.h and
 	 * linux/seccomp.h, which musl's headers do not carry). */
 	const struct { uint16_t code; uint8_t jt, jf; uint32_t k; } kill = {
@@ -370,4 +370,5 @@ void sandbox_seccomp(const struct policy *pol, struct seccomp_feed *f)
 	f->rest = xmalloc(f->len);
 	memcpy(f->rest, buf + first, f->len);
 	free(buf);
+	free(bpf);
 }

@@ -3,15 +3,17 @@
  * (flatpak-run.c, setup_seccomp), and prints it as C arrays that are
  * compiled into the static binary: no libseccomp at run time.
  *
- * One variant for each combination of the flags of filter.h that a
- * backend uses: AF_UNIX (allowUnixSockets), AF_INET/AF_INET6 (always
- * under bwrap, whose network namespace has loopback only; under Landlock
- * only for network "host"), the Landlock rules (no namespaces, no inode
- * metadata, no host IPC, no other process by PID: under Landlock nothing
- * else stops them), no signals at all (Landlock below ABI 6, which
- * cannot scope them), and no truncation of a file not open for writing
- * (Landlock below ABI 3, which cannot refuse it); and with the policy's
- * devices, their drivers' ioctl types. Every rule answers EPERM
+ * One program for each combination of filter.h's FILTER_BASE flags that
+ * a backend uses: the Landlock rules (no namespaces, no inode metadata,
+ * no host IPC, no other process by PID: under Landlock nothing else
+ * stops them), and no truncation of a file not open for writing
+ * (Landlock below ABI 3, which cannot refuse it). What the other flags
+ * decide returns a mark that filter.c turns into ALLOW or EPERM: AF_UNIX
+ * and socketpair (allowUnixSockets), AF_INET/AF_INET6 (always under
+ * bwrap, whose network namespace has loopback only; under Landlock only
+ * for network "host"), every signal (refused below Landlock ABI 6, which
+ * cannot scope them), and the drivers' ioctl types of the policy's
+ * devices. Every rule answers EPERM
  * (openat2 ENOSYS, so that libc falls back to openat); a syscall of any
  * ABI but the native one kills the process. ioctl requests are an
  * allow-list, in a block written here (ioctl_block).
@@ -64,7 +66,6 @@ static const char *const denied[] = {
  * (the hypervisor, whatever the namespace), AF_NETLINK, AF_PACKET,
  * AF_ALG..., is EPERM: an allow-list, so a family nobody thought of is
  * refused too. */
-#define FAMILY_LIMIT 64		/* above every AF_ the kernel knows */
 
 /* Without Landlock's signal scope (ABI 6) nothing tells the command's
  * own processes from others: no signal at all. */
@@ -236,6 +237,16 @@ static void deny(scmp_filter_ctx ctx, const char *name, unsigned n,
 	deny_errno(ctx, EPERM, name, n, arg);
 }
 
+/* NAME, whatever its arguments, returns MARK, which filter.c turns into
+ * ALLOW or EPERM by the run's flags: no other rule may name NAME, or
+ * the mark could stand in front of a refusal. */
+static void marked(scmp_filter_ctx ctx, int mark, const char *name)
+{
+	if (seccomp_rule_add(ctx, SCMP_ACT_TRACE((uint32_t)mark),
+	    syscall_nr(name), 0) < 0)
+		fail(name, 0);
+}
+
 /* libseccomp cannot say "EPERM unless one of these": a rule may not
  * have the default action (ALLOW); EPERM rules on the gaps between the
  * allowed values need two comparisons on one argument, which 2.5.4
@@ -248,13 +259,19 @@ static void deny(scmp_filter_ctx ctx, const char *name, unsigned n,
  * of a few dozen instructions, what each variant lets through listed by
  * the census (test/census.c, ioctl section). */
 #define IOCTL_MARK 0x10c7
+#define SOCKET_MARK 0x50c7
+#define ARG0_LO offsetof(struct seccomp_data, args[0])
+#define ARG0_HI (ARG0_LO + 4)
 #define ARG1_LO offsetof(struct seccomp_data, args[1])
 #define ARG1_HI (ARG1_LO + 4)
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "ARG1_LO assumes a little-endian host"
 #endif
 
-enum { ALLOW = -1, DENY = -2 };		/* a jump's target; else an offset */
+/* A jump's target: a return at the block's end, one of filter.h's
+ * marks among them (-3 - (mark - MARK_FIRST)); else an offset. */
+enum { ALLOW = -1, DENY = -2 };
+#define MARKED(m) (-3 - ((m) - MARK_FIRST))
 
 struct prog {
 	struct sock_filter insn[BPF_MAXINSNS];
@@ -276,49 +293,49 @@ static void put(struct prog *p, uint16_t code, uint32_t k, int jt, int jf)
 #define ALU(p, op, k) put(p, BPF_ALU | op | BPF_K, k, 0, 0)
 #define JMP(p, op, k, jt, jf) put(p, BPF_JMP | op | BPF_K, k, jt, jf)
 
+#define DEV MARKED(MARK_DEVICES)
+
 static void device_block(struct prog *p)
 {
-	JMP(p, BPF_JGE, UVM_PLAIN_LIMIT, 0, ALLOW);
+	JMP(p, BPF_JGE, UVM_PLAIN_LIMIT, 0, DEV);
 	for (size_t i = 0; i < sizeof(uvm_ioctls) / sizeof(*uvm_ioctls); i++)
-		JMP(p, BPF_JEQ, uvm_ioctls[i], ALLOW, 0);
+		JMP(p, BPF_JEQ, uvm_ioctls[i], DEV, 0);
 	for (size_t i = 0; i < sizeof(device_types) / sizeof(*device_types);
 	    i++) {
 		LD(p, ARG1_LO);
 		ALU(p, BPF_AND, 0xff00);
 		if (device_types[i].from == 0) {
 			JMP(p, BPF_JEQ, (uint32_t)device_types[i].type << 8,
-			    ALLOW, 0);
+			    DEV, 0);
 			continue;
 		}
 		JMP(p, BPF_JEQ, (uint32_t)device_types[i].type << 8, 0, 3);
 		LD(p, ARG1_LO);
 		ALU(p, BPF_AND, 0xff);
-		JMP(p, BPF_JGE, device_types[i].from, ALLOW, 0);
+		JMP(p, BPF_JGE, device_types[i].from, DEV, 0);
 	}
 }
 
-/* The block, its jumps resolved: DENY and ALLOW are its last two. */
-static void ioctl_block(struct prog *p, int flags)
+/* A block's end: DENY, ALLOW and a return for each mark, and its jumps
+ * resolved. */
+static void block_end(struct prog *p)
 {
-	size_t deny_at, allow_at;
+	size_t end = p->n, at[2 + MARK_LAST - MARK_FIRST + 1];
 
-	p->block = p->n;
-	LD(p, ARG1_HI);
-	JMP(p, BPF_JEQ, 0, 0, DENY);
-	LD(p, ARG1_LO);
-	for (size_t i = 0; i < sizeof(ioctls) / sizeof(*ioctls); i++)
-		JMP(p, BPF_JEQ, ioctls[i].req, ALLOW, 0);
-	if (flags & FILTER_DEVICES)
-		device_block(p);
-	deny_at = p->n;
+	at[0] = p->n;
 	put(p, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM, 0, 0);
-	allow_at = p->n;
+	at[1] = p->n;
 	put(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
-	for (size_t i = p->block; i < deny_at; i++)
+	for (int m = MARK_FIRST; m <= MARK_LAST; m++) {
+		at[2 + m - MARK_FIRST] = p->n;
+		put(p, BPF_RET | BPF_K, SECCOMP_RET_TRACE | (uint32_t)m, 0, 0);
+	}
+	for (size_t i = p->block; i < end; i++)
 		for (int j = 0; j < 2; j++) {
 			int t = p->to[i][j];
-			size_t off = t == ALLOW ? allow_at - i - 1 :
-			    t == DENY ? deny_at - i - 1 : (size_t)t;
+			size_t off = t == ALLOW ? at[1] - i - 1 :
+			    t == DENY ? at[0] - i - 1 : t < 0 ?
+			    at[2 - 3 - t] - i - 1 : (size_t)t;
 
 			if (off > 255)
 				fail("ioctl block: jump too far", (int)off);
@@ -329,49 +346,67 @@ static void ioctl_block(struct prog *p, int flags)
 		}
 }
 
-/* libseccomp's program with its one ioctl mark turned into a jump to
- * the block appended after it. */
-static void splice_ioctl(struct prog *p, int flags)
+/* The drivers' requests return MARK_DEVICES: allowed with the policy's
+ * devices, else EPERM (filter.c). */
+static void ioctl_block(struct prog *p)
 {
-	size_t mark = 0, marks = 0;
+	p->block = p->n;
+	LD(p, ARG1_HI);
+	JMP(p, BPF_JEQ, 0, 0, DENY);
+	LD(p, ARG1_LO);
+	for (size_t i = 0; i < sizeof(ioctls) / sizeof(*ioctls); i++)
+		JMP(p, BPF_JEQ, ioctls[i].req, ALLOW, 0);
+	device_block(p);
+	block_end(p);
+}
+
+/* Socket families are an allow-list too, in a block of their own: the
+ * kernel reads the domain as an int, and a value with any bit of the
+ * high word set is refused whole, so that (1 << 32 | AF_UNIX) cannot
+ * pass for an allowed family. IPv4 and IPv6 return MARK_INET, AF_UNIX
+ * MARK_UNIX (filter.c decides them), every other family EPERM. */
+static void socket_block(struct prog *p)
+{
+	p->block = p->n;
+	LD(p, ARG0_HI);
+	JMP(p, BPF_JEQ, 0, 0, DENY);
+	LD(p, ARG0_LO);
+	JMP(p, BPF_JEQ, AF_INET, MARKED(MARK_INET), 0);
+	JMP(p, BPF_JEQ, AF_INET6, MARKED(MARK_INET), 0);
+	JMP(p, BPF_JEQ, AF_UNIX, MARKED(MARK_UNIX), 0);
+	block_end(p);
+}
+
+/* libseccomp's program with its one MARK turned into a jump to the
+ * block BLOCK appends after it. */
+static void splice(struct prog *p, uint32_t mark,
+    void (*block)(struct prog *))
+{
+	size_t at = 0, marks = 0;
 
 	for (size_t i = 0; i < p->n; i++)
 		if (p->insn[i].code == (BPF_RET | BPF_K) &&
-		    p->insn[i].k == SCMP_ACT_TRACE(IOCTL_MARK)) {
-			mark = i;
+		    p->insn[i].k == SCMP_ACT_TRACE(mark)) {
+			at = i;
 			marks++;
 		}
 	if (marks != 1)
-		fail("ioctl mark: not exactly one", (int)marks);
-	p->insn[mark] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA,
-	    (uint32_t)(p->n - mark - 1));
-	ioctl_block(p, flags);
+		fail("mark: not exactly one", (int)marks);
+	p->insn[at] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA,
+	    (uint32_t)(p->n - at - 1));
+	block(p);
 }
 
-static int family_allowed(int f, int flags)
+/* socket goes to socket_block. */
+static void deny_families(scmp_filter_ctx ctx)
 {
-	if (f == AF_INET || f == AF_INET6)
-		return (flags & FILTER_INET) != 0;
-	return (flags & FILTER_UNIX) && f == AF_UNIX;
-}
-
-/* The kernel reads the domain as an int; a value with any bit above the
- * families' range, the high 32 among them, is refused whole, so that
- * (1 << 32 | AF_UNIX) cannot pass for an allowed family. */
-static void deny_families(scmp_filter_ctx ctx, int flags)
-{
-	struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_GE, FAMILY_LIMIT);
-
-	deny(ctx, "socket", 1, &c);
-	for (int f = 0; f < FAMILY_LIMIT; f++) {
-		c = (struct scmp_arg_cmp)SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)f);
-		if (!family_allowed(f, flags))
-			deny(ctx, "socket", 1, &c);
-	}
+	if (seccomp_rule_add(ctx, SCMP_ACT_TRACE(SOCKET_MARK),
+	    syscall_nr("socket"), 0) < 0)
+		fail("socket", 0);
 	/* socketpair(AF_UNIX, SOCK_DGRAM) can sendto() any socket path it
-	 * sees: the only family socketpair makes is AF_UNIX, so it goes. */
-	if (!(flags & FILTER_UNIX))
-		deny(ctx, "socketpair", 0, NULL);
+	 * sees: the only family socketpair makes is AF_UNIX, so it goes
+	 * with it. */
+	marked(ctx, MARK_UNIX, "socketpair");
 }
 
 /* No setuid or setgid bit from any mode argument; chmod may not make
@@ -441,15 +476,13 @@ static void deny_truncation(scmp_filter_ctx ctx)
 		}
 }
 
-/* The combinations a backend uses: bwrap always allows AF_INET and
- * never needs the Landlock-only rules. */
+/* A program for each combination of the flags of FILTER_BASE that a
+ * backend uses: bwrap never needs the Landlock-only rules. The other
+ * flags are marks in every program. */
 static int used(int flags)
 {
-	if (!(flags & FILTER_LANDLOCK))
-		return (flags & FILTER_INET) &&
-		    !(flags & (FILTER_NOSIGNAL | FILTER_NOTRUNC));
-	/* Below ABI 3 is below ABI 6. */
-	return !(flags & FILTER_NOTRUNC) || (flags & FILTER_NOSIGNAL);
+	return (flags & ~FILTER_BASE) == 0 &&
+	    (flags == 0 || (flags & FILTER_LANDLOCK));
 }
 
 static scmp_filter_ctx build(int flags)
@@ -463,17 +496,17 @@ static scmp_filter_ctx build(int flags)
 		fail("badarch", 0);
 	for (size_t i = 0; i < sizeof(denied) / sizeof(*denied); i++)
 		deny(ctx, denied[i], 0, NULL);
-	/* Every ioctl goes to the allow-list of ioctl_block. */
+	/* Every ioctl goes to the allow-list of ioctl_block, every socket
+	 * to socket_block's. */
 	if (seccomp_rule_add(ctx, SCMP_ACT_TRACE(IOCTL_MARK),
 	    syscall_nr("ioctl"), 0) < 0)
 		fail("ioctl", 0);
 	/* A Unix socket on a read-only bind can still be connected to:
 	 * /run/docker.sock is root on the host. */
-	deny_families(ctx, flags);
+	deny_families(ctx);
 	deny_modes(ctx);
-	for (size_t i = 0; (flags & FILTER_NOSIGNAL) &&
-	    i < sizeof(signals) / sizeof(*signals); i++)
-		deny(ctx, signals[i], 0, NULL);
+	for (size_t i = 0; i < sizeof(signals) / sizeof(*signals); i++)
+		marked(ctx, MARK_SIGNAL, signals[i]);
 	if (flags & FILTER_LANDLOCK) {
 		deny_namespaces(ctx);
 		deny_host_reach(ctx);
@@ -497,7 +530,14 @@ static void emit(int flags)
 	if (len % sizeof(*p.insn) != 0 || !feof(f))
 		fail("seccomp_export_bpf: length", (int)len);
 	p.n = len / sizeof(*p.insn);
-	splice_ioctl(&p, flags);
+	splice(&p, IOCTL_MARK, ioctl_block);
+	splice(&p, SOCKET_MARK, socket_block);
+	for (size_t i = 0; i < p.n; i++)
+		if (p.insn[i].code == (BPF_RET | BPF_K) &&
+		    (p.insn[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRACE &&
+		    ((p.insn[i].k & SECCOMP_RET_DATA) < MARK_FIRST ||
+		    (p.insn[i].k & SECCOMP_RET_DATA) > MARK_LAST))
+			fail("a TRACE that is no mark of filter.h", (int)i);
 	printf("static const unsigned char filter_%d[] = {", flags);
 	len = p.n * sizeof(*p.insn);
 	for (size_t i = 0; i < len; i++)
@@ -515,10 +555,10 @@ int main(void)
 	for (int i = 0; i < FILTER_VARIANTS; i++)
 		if (used(i))
 			emit(i);
-	printf("const unsigned char *const seccomp_filters[] = {");
+	printf("const unsigned char *const seccomp_bases[] = {");
 	for (int i = 0; i < FILTER_VARIANTS; i++)
 		printf(used(i) ? " filter_%d," : " 0,", i);
-	printf(" };\nconst unsigned long seccomp_filter_lens[] = {");
+	printf(" };\nconst unsigned long seccomp_base_lens[] = {");
 	for (int i = 0; i < FILTER_VARIANTS; i++)
 		printf(used(i) ? " sizeof(filter_%d)," : " 0,", i);
 	printf(" };\n");
