@@ -182,7 +182,7 @@ test: deps sbexec $(UNITS) $(FUZZERS)
 clean:
 	rm -rf build sbexec
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(PROF_OBJS:.o=.d)
 
 .PHONY: all deps demo test fuzz asan lint bench bench-peers install uninstall \
 	clean
