@@ -363,15 +363,15 @@ static void dear_dir(const char *hidden, const char *dir, struct strv *said,
 	strv_push(said, dir);
 	if ((n = entries(dir)) <= DEAR_ENTRIES)
 		return;
-	line = n > LANDLOCK_SIBLINGS_MAX ? xasprintf("filesystem.denyRead: "
-	    "%s is hidden in %s, which holds more than %d entries: under the "
-	    "Landlock backend a call grants there only the entries its "
-	    "command, arguments and working directory name (what a playlist "
-	    "or list names beside them is refused)", hidden, dir,
-	    LANDLOCK_SIBLINGS_MAX) : xasprintf("filesystem.denyRead: %s is "
-	    "hidden in %s, which holds %ld entries: under the Landlock "
-	    "backend each is a rule of every call; hide something in a "
-	    "smaller directory if calls must be quick", hidden, dir, n);
+	line = n > LANDLOCK_SIBLINGS_MAX ? xasprintf("landlock: %s is hidden "
+	    "in %s, which holds more than %d entries: under the Landlock "
+	    "backend a call grants there only the entries its command, "
+	    "arguments and working directory name (what a playlist or list "
+	    "names beside them is refused)", hidden, dir,
+	    LANDLOCK_SIBLINGS_MAX) : xasprintf("landlock: %s is hidden in "
+	    "%s, which holds %ld entries: under the Landlock backend each is "
+	    "a rule of every call; hide something in a smaller directory if "
+	    "calls must be quick", hidden, dir, n);
 	warn(line, arg);
 	free(line);
 }
@@ -388,11 +388,15 @@ static void dear_hidden(const char *hidden, struct strv *said,
 	free(dir);
 }
 
+/* Not for "bwrap", whose mounts cost the same whatever a directory
+ * holds. */
 static void landlock_warnings(const struct policy *pol,
     void (*warn)(const char *, void *), void *arg)
 {
 	struct strv said = { 0 };
 
+	if (pol->backend == BACKEND_BWRAP)
+		return;
 	for (size_t i = 0; i < pol->nrules; i++)
 		if (pol->rules[i].kind == FS_DENY_READ &&
 		    pol->rules[i].resolved != NULL)
