@@ -328,10 +328,11 @@ static void need(struct ctx *c, const char *name)
 static char *entry_toward(const char *path, const char *needed)
 {
 	size_t n = strcmp(path, "/") ? strlen(path) : 0;
-	const char *at = needed + n + 1;
+	const char *at;
 
 	if (strncmp(needed, path, n) != 0 || needed[n] != '/')
 		return NULL;
+	at = needed + n + 1;
 	n = strcspn(at, "/");
 	return n == 0 || (n <= 2 && strncmp(at, "..", n) == 0) ? NULL :
 	    xasprintf("%.*s", (int)n, at);
