@@ -1,6 +1,5 @@
 /* check.c: --check, the policy as a person reads it, and --link, the
  * symlink farm (the firejail firecfg idea). */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
@@ -332,22 +331,6 @@ static void home_warnings(const struct policy *pol,
 	endpwent();
 }
 
-/* Entries of the directory DIR, counted up to LANDLOCK_SIBLINGS_MAX + 1;
- * -1 when it cannot be read. */
-static long entries(const char *dir)
-{
-	struct dirent *e;
-	long n = 0;
-	DIR *d;
-
-	if ((d = opendir(dir)) == NULL)
-		return -1;
-	while (n <= LANDLOCK_SIBLINGS_MAX && (e = readdir(d)) != NULL)
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 /* Under Landlock each other entry of a directory on the way to a hidden
  * path is a rule of every call (landlock.c); past the bound, the call
  * grants only what it names. Each such directory is said once. */
@@ -361,7 +344,7 @@ static void dear_dir(const char *hidden, const char *dir, struct strv *said,
 		if (strcmp(said->v[i], dir) == 0)
 			return;
 	strv_push(said, dir);
-	if ((n = entries(dir)) <= DEAR_ENTRIES)
+	if ((n = landlock_entries(dir)) <= DEAR_ENTRIES)
 		return;
 	line = n > LANDLOCK_SIBLINGS_MAX ? xasprintf("landlock: %s is hidden "
 	    "in %s, which holds more than %d entries: under the Landlock "

@@ -278,6 +278,18 @@ static long count_entries(DIR *d)
 	return n;
 }
 
+long landlock_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	long n;
+
+	if (d == NULL)
+		return -1;
+	n = count_entries(d);
+	closedir(d);
+	return n;
+}
+
 static int grant_at(struct ctx *c, const char *path, int dir,
     const char *name, unsigned char type, uint64_t access);
 

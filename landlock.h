@@ -42,6 +42,10 @@ const char *landlock_cost(int abi);
  * no directory makes a call dearer than this many rules. */
 #define LANDLOCK_SIBLINGS_MAX 1000
 
+/* The entries of the directory DIR, counted up to LANDLOCK_SIBLINGS_MAX
+ * + 1 (what decides its plan); -1 when it cannot be read. */
+long landlock_entries(const char *dir);
+
 /* In sbexec: the ruleset for POL run from CWD with NAMED (the command
  * and its arguments, NULL-terminated), built from the policy's
  * paths opened now, after MADE, the plan of mounts.c for them (one made
