@@ -28,7 +28,7 @@ SRCS = sbexec.c prof.c options.c policy.c schema.c keys.c commands.c \
 	sandbox.c filter.c launch.c final.c mapwatch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
 	handin.c mtab.c \
 	verify.c \
-	landlock.c caps.c guard.c audit.c json.c sha256.c \
+	landlock.c entries.c caps.c guard.c audit.c json.c sha256.c \
 	supervise.c spawn.c trial.c cgroup.c cgroup1.c cgroup2.c pty.c say.c \
 	outcome.c tree.c pump.c outfd.c check.c util.c $(NET_SRCS)
 OBJS = $(SRCS:%.c=build/%.o)

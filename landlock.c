@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "caps.h"
+#include "entries.h"
 #include "filter.h"
 #include "kernfs.h"
 #include "landlock.h"
@@ -261,32 +262,29 @@ static int hole_at(const struct plan *p, const char *path)
 	return below;
 }
 
-static int dots(const char *name)
+/* The entries of the directory PATH, up to LANDLOCK_SIBLINGS_MAX + 1,
+ * read once; its descriptor in *FD. */
+static int read_dir(const char *path, int *fd, struct entries *e)
 {
-	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
-}
-
-/* Up to LANDLOCK_SIBLINGS_MAX + 1 entries of D, which is rewound. */
-static long count_entries(DIR *d)
-{
-	struct dirent *e;
-	long n = 0;
-
-	while (n <= LANDLOCK_SIBLINGS_MAX && (e = readdir(d)) != NULL)
-		n += !dots(e->d_name);
-	rewinddir(d);
-	return n;
+	if ((*fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	if (entries_read(*fd, LANDLOCK_SIBLINGS_MAX, e) == 0)
+		return 0;
+	close(*fd);
+	return -1;
 }
 
 long landlock_entries(const char *dir)
 {
-	DIR *d = opendir(dir);
+	struct entries e;
 	long n;
+	int fd;
 
-	if (d == NULL)
+	if (read_dir(dir, &fd, &e) < 0)
 		return -1;
-	n = count_entries(d);
-	closedir(d);
+	n = e.n;
+	entries_free(&e);
+	close(fd);
 	return n;
 }
 
@@ -303,16 +301,16 @@ static int grant_child(struct ctx *c, const char *path, int dir,
 	return rc;
 }
 
-/* Every entry of D, the directory PATH, but links. */
-static int grant_entries(struct ctx *c, const char *path, DIR *d,
-    uint64_t access)
+/* Every entry E of the directory PATH, open as DIR, but links. */
+static int grant_entries(struct ctx *c, const char *path, int dir,
+    struct entries *e, uint64_t access)
 {
-	struct dirent *e;
+	const char *name;
+	unsigned char type;
 
-	while ((e = readdir(d)) != NULL)
-		if (!dots(e->d_name) && e->d_type != DT_LNK &&
-		    grant_child(c, path, dirfd(d), e->d_name, e->d_type,
-		    access) < 0)
+	while ((name = entries_next(e, &type)) != NULL)
+		if (type != DT_LNK &&
+		    grant_child(c, path, dir, name, type, access) < 0)
 			return -1;
 	return 0;
 }
@@ -380,18 +378,18 @@ static int grant_named(struct ctx *c, const char *path, int dir,
 static int grant_at(struct ctx *c, const char *path, int dir,
     const char *name, unsigned char type, uint64_t access)
 {
-	int at = hole_at(c->p, path);
-	DIR *d;
+	int at = hole_at(c->p, path), fd;
+	struct entries e;
 
 	if (at <= 0)
 		return at < 0 ? 0 : add_rule_at(c, dir, name, type, access);
 	if (add_rule(c, path, access & FS_READ_DIR) < 0 ||
-	    (d = opendir(path)) == NULL)
+	    read_dir(path, &fd, &e) < 0)
 		return -1;
-	at = count_entries(d) > LANDLOCK_SIBLINGS_MAX ?
-	    grant_named(c, path, dirfd(d), access) :
-	    grant_entries(c, path, d, access);
-	closedir(d);
+	at = e.n > LANDLOCK_SIBLINGS_MAX ? grant_named(c, path, fd, access) :
+	    grant_entries(c, path, fd, &e, access);
+	entries_free(&e);
+	close(fd);
 	return at;
 }
 
