@@ -2,7 +2,7 @@
  * for sbexec's Landlock backend. Part of the benchmark harness (bench/run),
  * not of sbexec.
  *
- *   ll-launch ARGV...
+ *   ll-launch [-x HIDDEN]... ARGV...
  *
  * Fork; in the child a new session, a ruleset that handles every
  * filesystem right of ABI 1-3 the kernel knows (ABI 1 and 2 know fewer)
@@ -10,9 +10,18 @@
  * PR_SET_NO_NEW_PRIVS, landlock_restrict_self, exec ARGV; the parent
  * waits and exits with the child's status. No policy, no audit, no
  * seccomp, no output copy, no guard process: sbexec landlock minus this
- * is what sbexec itself adds. */
+ * is what sbexec itself adds.
+ *
+ * With -x, beneath / but each HIDDEN (an absolute path without a
+ * trailing slash): Landlock only grants, so each directory on the way
+ * to a hidden entry gets listing only and each of its other entries a
+ * rule of its own, as any Landlock sandbox that hides it must (links
+ * get none). The least that a plan hiding the same entries costs. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -31,24 +40,79 @@ struct path_beneath {
 	int32_t fd;
 } __attribute__((packed));
 
+#define FS_READ_DIR (1ULL << 3)
+#define FS_FILE_RIGHTS ((1ULL << 0) | (1ULL << 2))
+
+static char **hidden;
+static int nhidden;
+
+static int rule(int rs, const char *path, uint64_t allowed)
+{
+	struct path_beneath pb = { allowed, open(path, O_PATH | O_NOFOLLOW) };
+	int rc;
+
+	if (pb.fd < 0)
+		return 0;
+	rc = (int)syscall(SYS_ll_add_rule, rs, 1, &pb, 0);
+	close(pb.fd);
+	return rc;
+}
+
+/* 1 when PATH is hidden, 2 when a hidden entry lies below it. */
+static int hole(const char *path)
+{
+	size_t n = strcmp(path, "/") ? strlen(path) : 0;
+	int at = 0;
+
+	for (int i = 0; i < nhidden; i++)
+		if (strcmp(hidden[i], path) == 0)
+			return 1;
+		else if (strncmp(hidden[i], path, n) == 0 &&
+		    hidden[i][n] == '/')
+			at = 2;
+	return at;
+}
+
+static int grant(int rs, const char *path, unsigned char type)
+{
+	char child[4096];
+	struct dirent *e;
+	DIR *d;
+	int h = hole(path), rc = 0;
+
+	if (h == 1 || type == DT_LNK)
+		return 0;
+	if (h == 0)
+		return rule(rs, path, type == DT_DIR ? FS_READ_EXEC :
+		    FS_FILE_RIGHTS);
+	if (rule(rs, path, FS_READ_DIR) < 0 || (d = opendir(path)) == NULL)
+		return -1;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(child, sizeof(child), "%s/%s",
+		    strcmp(path, "/") ? path : "", e->d_name);
+		rc = grant(rs, child, e->d_type);
+	}
+	closedir(d);
+	return rc;
+}
+
 static void restrict_self(void)
 {
 	long abi = syscall(SYS_ll_create_ruleset, NULL, 0, 1);
 	uint64_t handled = abi == 1 ? (1ULL << 13) - 1 : abi == 2 ?
 	    (1ULL << 14) - 1 : FS_ALL_ABI3;
-	struct path_beneath pb = { FS_READ_EXEC, open("/", O_PATH) };
 	int rs = (int)syscall(SYS_ll_create_ruleset, &handled, sizeof(handled),
 	    0);
 
-	if (rs < 0 || pb.fd < 0 ||
-	    syscall(SYS_ll_add_rule, rs, 1, &pb, 0) < 0 ||
+	if (rs < 0 || grant(rs, "/", DT_DIR) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    syscall(SYS_ll_restrict_self, rs, 0) < 0) {
 		perror("ll-launch: landlock");
 		_exit(125);
 	}
 	close(rs);
-	close(pb.fd);
 }
 
 int main(int argc, char **argv)
@@ -56,8 +120,11 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int st;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: ll-launch ARGV...\n");
+	hidden = calloc((size_t)argc, sizeof(*hidden));
+	for (; argc > 2 && strcmp(argv[1], "-x") == 0; argc -= 2, argv += 2)
+		hidden[nhidden++] = argv[2];
+	if (argc < 2 || hidden == NULL) {
+		fprintf(stderr, "usage: ll-launch [-x HIDDEN]... ARGV...\n");
 		return 2;
 	}
 	if ((pid = fork()) == 0) {
