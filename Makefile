@@ -2,7 +2,12 @@
 # the tests need (Debian/Ubuntu); `make demo` and `make test` use it.
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
-VERSION = 0.1.0
+# The version has one place: debian/changelog's first entry. The commit
+# is the checkout's, "-dirty" with local changes to what git tracks, and
+# "unknown" outside a checkout (a source tree without .git).
+VERSION := $(shell awk -F'[()]' 'NR == 1 { print $$2 }' debian/changelog)
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell \
+	git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 CC = musl-gcc
 HOSTCC = cc
 CJSON_SRC ?= build/cjson
@@ -41,6 +46,13 @@ sbexec: $(OBJS) build/cJSON.o build/seccomp-bpf.o
 build/%.o: %.c $(CJSON_SRC)/cJSON.h | build
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# -V's commit: options.o is rebuilt when it changes.
+build/commit: FORCE | build
+	@[ "$$(cat $@ 2>/dev/null)" = "$(COMMIT)" ] || echo "$(COMMIT)" >$@
+build/options.o build/prof/options.o: build/commit
+build/options.o build/prof/options.o: CFLAGS += -DCOMMIT='"$(COMMIT)"'
+FORCE:
 
 # cJSON is Debian's patched source, fetched and checked, never committed.
 build/cJSON.o: $(CJSON_SRC)/cJSON.c | build
@@ -109,7 +121,7 @@ build/asan/sbexec: $(SRCS) build/seccomp-bpf.c $(CJSON_SRC)/cJSON.c
 	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
-		-o $@ $^
+		-DCOMMIT='"$(COMMIT)"' -o $@ $^
 
 asan: deps build/asan/sbexec $(UNITS)
 	SBEXEC=$(CURDIR)/build/asan/sbexec FUZZ_TIME=0 bats test/
@@ -160,6 +172,36 @@ uninstall:
 	-rmdir $(FARM) $(DESTDIR)$(PREFIX)/lib/sbexec
 	@echo "uninstall: $(ETC)/policy.json is left in place"
 
+# The Debian package, built by dpkg-buildpackage from a copy of the
+# tracked files as they are in the working tree (and the checked cJSON
+# source), so that the checkout's build/ and its caches are not touched.
+DEB = build/deb/sbexec_$(VERSION)_amd64.deb
+deb: $(CJSON_SRC)/cJSON.c
+	rm -rf build/deb
+	mkdir -p build/deb/src/build/cjson
+	git ls-files -z | xargs -0 cp -P --parents -t build/deb/src
+	cp $(CJSON_SRC)/cJSON.c $(CJSON_SRC)/cJSON.h $(CJSON_SRC)/LICENSE \
+		$(CJSON_SRC)/.verified build/deb/src/build/cjson/
+	cd build/deb/src && SBEXEC_COMMIT=$(COMMIT) \
+		dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -n 30 ../build.log; exit 1; }
+	@echo "deb: $(DEB)"
+
+# The release tarball: the static binary, stripped, and what an install
+# by hand needs (README's "Install from the tarball").
+DIST = sbexec-$(VERSION)-x86_64-linux
+dist: sbexec
+	rm -rf build/dist/$(DIST) build/dist/$(DIST).tar.gz
+	mkdir -p build/dist/$(DIST)
+	install -m 755 -s sbexec build/dist/$(DIST)/sbexec
+	install -m 644 man/sbexec.1 man/sbexec.json.5 policy.example.json \
+		README.md SECURITY.md build/dist/$(DIST)/
+	cd build/dist/$(DIST) && sha256sum sbexec sbexec.1 sbexec.json.5 \
+		policy.example.json README.md SECURITY.md >SHA256SUMS
+	tar -C build/dist --owner=0 --group=0 --numeric-owner --sort=name \
+		-czf build/dist/$(DIST).tar.gz $(DIST)
+	@echo "dist: build/dist/$(DIST).tar.gz"
+
 demo: deps sbexec
 	@scripts/demo
 
@@ -185,4 +227,5 @@ clean:
 -include $(OBJS:.o=.d) $(PROF_OBJS:.o=.d)
 
 .PHONY: all deps demo test fuzz asan lint bench bench-peers install uninstall \
+	deb dist FORCE \
 	clean

@@ -13,7 +13,10 @@
 #define SYSCONFDIR "/etc"
 #endif
 #ifndef VERSION
-#define VERSION "0.1.0"
+#define VERSION "unknown"
+#endif
+#ifndef COMMIT
+#define COMMIT "unknown"
 #endif
 
 /* Bounds from the kernel: more could not be exec'd anyway. */
@@ -81,7 +84,7 @@ static void explicit_form(int argc, char **argv, struct options *o)
 		case 'l':	set_mode(o, MODE_LINK); o->link_dir = optarg;
 				break;
 		case 'h':	fputs(usage, stdout); exit(0);
-		case 'V':	puts("sbexec " VERSION); exit(0);
+		case 'V':	puts("sbexec " VERSION " (commit " COMMIT ")"); exit(0);
 		default:	usage_error("unknown option or missing argument");
 		}
 	if (o->mode == MODE_CHECK || o->mode == MODE_LINK) {

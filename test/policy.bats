@@ -737,11 +737,14 @@ audit_field() {
 	done
 }
 
-@test "-V prints the version" {
+@test "-V prints the version, debian/changelog's, and the commit it was built from" {
+	local v
+	v=$(sed -n '1s/^sbexec (\([^)]*\)).*/\1/p' "$TOP/debian/changelog")
+	[ -n "$v" ]
 	for opt in -V --version; do
 		run sbx "$opt"
 		assert_success
-		assert_output "sbexec 0.1.0"
+		assert_output --regexp "^sbexec ${v//./\\.} \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)$"
 	done
 }
 
