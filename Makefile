@@ -187,13 +187,15 @@ deb: $(CJSON_SRC)/cJSON.c
 		{ tail -n 30 ../build.log; exit 1; }
 	@echo "deb: $(DEB)"
 
-# The release tarball: the static binary, stripped, and what an install
-# by hand needs (README's "Install from the tarball").
+# The release tarball: the static binary, stripped as the package's is
+# (the same bytes), and what an install by hand needs (README, Install).
 DIST = sbexec-$(VERSION)-x86_64-linux
 dist: sbexec
 	rm -rf build/dist/$(DIST) build/dist/$(DIST).tar.gz
 	mkdir -p build/dist/$(DIST)
-	install -m 755 -s sbexec build/dist/$(DIST)/sbexec
+	install -m 755 sbexec build/dist/$(DIST)/sbexec
+	strip --remove-section=.comment --remove-section=.note \
+		build/dist/$(DIST)/sbexec	# as dh_strip does: the .deb's bytes
 	install -m 644 man/sbexec.1 man/sbexec.json.5 policy.example.json \
 		README.md SECURITY.md build/dist/$(DIST)/
 	cd build/dist/$(DIST) && sha256sum sbexec sbexec.1 sbexec.json.5 \

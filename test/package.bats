@@ -178,13 +178,17 @@ id 1000 >/dev/null 2>&1 || useradd -m -u 1000 tester
 	assert_output "/etc/sbexec/policy.json"
 }
 
-@test "the version has one place: -V, the package and the tarball agree with debian/changelog" {
+@test "the version has one place: -V, the package and the tarball agree with debian/changelog; both hold the same binary" {
 	run "$SBEXEC" -V
 	assert_output --regexp "^sbexec $VERSION \(commit [0-9a-f]{12}(-dirty)?\)$"
 	assert [ -s "$TGZ" ]
 	tar -xzf "$TGZ" -C "$BATS_TEST_TMPDIR"
 	run "$BATS_TEST_TMPDIR/sbexec-$VERSION-x86_64-linux/sbexec" -V
 	assert_output --regexp "^sbexec $VERSION \(commit "
+	# The same static binary in both, as make builds it: the bytes agree.
+	dpkg-deb -x "$DEB" "$BATS_TEST_TMPDIR/deb"
+	cmp "$BATS_TEST_TMPDIR/deb/usr/bin/sbexec" \
+		"$BATS_TEST_TMPDIR/sbexec-$VERSION-x86_64-linux/sbexec"
 }
 
 @test "apt-get install ./sbexec.deb in an image that never saw the build pulls in bubblewrap; the farm's ffprobe prints what the real one prints, as root and as a user" {
