@@ -17,33 +17,26 @@ CFLAGS ?= -Os -g
 # Small: each function its own section, the unused ones dropped at link,
 # no unwind tables (C, no exceptions), no page padding between segments.
 SMALL = -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
-CFLAGS += $(SMALL) -std=c11 -D_GNU_SOURCE $(WARN) -I. -I$(CJSON_SRC) \
+CFLAGS += $(SMALL) -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -I$(CJSON_SRC) \
 	-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' -MMD -MP
 ifdef CI
 CFLAGS += -Werror
 endif
 LDFLAGS += -static -Wl,--gc-sections -Wl,-z,noseparate-code
 
-# The proxy of DESIGN 11 is a subsystem of its own: net/.
-NET_SRCS = net/netns.c net/netpolicy.c net/proxy.c net/flow.c net/eyeballs.c \
-	net/proxyreq.c net/resolve.c net/lookups.c net/tlshello.c net/tlswatch.c \
-	net/tunnel.c
-SRCS = sbexec.c prof.c options.c policy.c schema.c keys.c commands.c \
-	path.c trust.c programs.c decide.c env.c quote.c devices.c \
-	sandbox.c filter.c launch.c final.c mapwatch.c kernfs.c mounts.c protect.c links.c mntns.c noexec.c \
-	handin.c mtab.c \
-	verify.c \
-	landlock.c entries.c caps.c guard.c audit.c json.c sha256.c \
-	supervise.c spawn.c trial.c cgroup.c cgroup1.c cgroup2.c pty.c say.c \
-	outcome.c tree.c pump.c outfd.c check.c util.c $(NET_SRCS)
-OBJS = $(SRCS:%.c=build/%.o)
+# The sources, a folder per subsystem (README, "Where things are"): src/
+# holds the flow main reads and the helpers every file uses; policy/,
+# sandbox/, run/, audit/ and net/ the rest. Each object is built from its
+# source by one pattern rule, into the same place under build/.
+SRCS := $(sort $(wildcard src/*.c src/*/*.c))
+OBJS = $(SRCS:src/%.c=build/%.o)
 
 all: sbexec
 
 sbexec: $(OBJS) build/cJSON.o build/seccomp-bpf.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
-build/%.o: %.c $(CJSON_SRC)/cJSON.h | build
+build/%.o: src/%.c $(CJSON_SRC)/cJSON.h | build
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -59,14 +52,14 @@ build/cJSON.o: $(CJSON_SRC)/cJSON.c | build
 	$(CC) -std=c11 -Os $(SMALL) -c -o $@ $<
 
 # The seccomp filter: libseccomp on the build host, bytes in the binary.
-build/seccomp-gen: tools/seccomp-gen.c filter.h | build
-	$(HOSTCC) -O2 $(WARN) -I. -o $@ $< -lseccomp
+build/seccomp-gen: tools/seccomp-gen.c src/sandbox/filter.h | build
+	$(HOSTCC) -O2 $(WARN) -Isrc -o $@ $< -lseccomp
 
 build/seccomp-bpf.c: build/seccomp-gen
 	build/seccomp-gen >$@
 
 build/seccomp-bpf.o: build/seccomp-bpf.c
-	$(CC) -Os $(SMALL) -I. -c -o $@ $<
+	$(CC) -Os $(SMALL) -Isrc -c -o $@ $<
 
 $(CJSON_SRC)/cJSON.c $(CJSON_SRC)/cJSON.h:
 	scripts/fetch-cjson $(CJSON_SRC)
@@ -75,38 +68,38 @@ build:
 	mkdir -p build
 
 # Unit drivers, fuzzers and the sanitizer build use the host's glibc.
-HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -I. -I$(CJSON_SRC)
+HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -Isrc -I$(CJSON_SRC)
 UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/quote_roundtrip build/test/unit_net build/test/unit_util \
 	build/test/unit_tls
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-POLICY_SRCS = policy.c schema.c keys.c commands.c net/netpolicy.c path.c \
-	trust.c programs.c decide.c env.c devices.c sha256.c util.c \
-	$(CJSON_SRC)/cJSON.c
+POLICY_SRCS = $(addprefix src/policy/,policy.c schema.c keys.c commands.c \
+	netpolicy.c trust.c programs.c env.c) src/sandbox/devices.c \
+	$(addprefix src/,path.c decide.c sha256.c util.c) $(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz \
 	build/fuzz/tlshello_fuzz
 FUZZ_TIME ?= 60
 
-build/test/unit_quote: test/unit_quote.c quote.c util.c
-build/test/quote_roundtrip: test/quote_roundtrip.c quote.c util.c
-build/test/unit_env: test/unit_env.c env.c util.c
-build/test/unit_sha256: test/unit_sha256.c sha256.c
-build/test/unit_net: test/unit_net.c net/netpolicy.c net/proxyreq.c \
-	net/eyeballs.c util.c
-build/test/unit_util: test/unit_util.c util.c
-build/test/unit_tls: test/unit_tls.c net/tlshello.c net/tlswatch.c \
-	net/netpolicy.c util.c
+build/test/unit_quote: test/unit_quote.c src/quote.c src/util.c
+build/test/quote_roundtrip: test/quote_roundtrip.c src/quote.c src/util.c
+build/test/unit_env: test/unit_env.c src/policy/env.c src/util.c
+build/test/unit_sha256: test/unit_sha256.c src/sha256.c
+build/test/unit_net: test/unit_net.c src/policy/netpolicy.c \
+	src/net/proxyreq.c src/net/eyeballs.c src/util.c
+build/test/unit_util: test/unit_util.c src/util.c
+build/test/unit_tls: test/unit_tls.c src/net/tlshello.c src/net/tlswatch.c \
+	src/policy/netpolicy.c src/util.c
 $(UNITS): test/tap.h | build
 	mkdir -p build/test
 	$(HOSTCC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 
 build/fuzz/policy_fuzz: fuzz/policy_fuzz.c $(POLICY_SRCS)
-build/fuzz/quote_fuzz: fuzz/quote_fuzz.c quote.c util.c
-build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c net/proxyreq.c net/netpolicy.c \
-	util.c
-build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c net/tlshello.c net/tlswatch.c \
-	net/netpolicy.c util.c
+build/fuzz/quote_fuzz: fuzz/quote_fuzz.c src/quote.c src/util.c
+build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c src/net/proxyreq.c \
+	src/policy/netpolicy.c src/util.c
+build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c src/net/tlshello.c \
+	src/net/tlswatch.c src/policy/netpolicy.c src/util.c
 $(FUZZERS): | build
 	mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^
@@ -118,7 +111,7 @@ fuzz: deps $(FUZZERS)
 # sbexec under ASan and UBSan (clang, glibc, dynamic), then every suite.
 build/asan/sbexec: $(SRCS) build/seccomp-bpf.c $(CJSON_SRC)/cJSON.c
 	mkdir -p build/asan
-	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. -I$(CJSON_SRC) \
+	clang -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
 		-DCOMMIT='"$(COMMIT)"' -o $@ $^
@@ -127,8 +120,8 @@ asan: deps build/asan/sbexec $(UNITS)
 	SBEXEC=$(CURDIR)/build/asan/sbexec FUZZ_TIME=0 bats test/
 
 # make bench's profiling build: prof.h's marks compiled in.
-PROF_OBJS = $(SRCS:%.c=build/prof/%.o)
-build/prof/%.o: %.c $(CJSON_SRC)/cJSON.h | build
+PROF_OBJS = $(SRCS:src/%.c=build/prof/%.o)
+build/prof/%.o: src/%.c $(CJSON_SRC)/cJSON.h | build
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DSBEXEC_PROFILE -c -o $@ $<
 
@@ -148,7 +141,7 @@ bench-peers:
 
 lint:
 	cppcheck --enable=warning,performance,portability --error-exitcode=1 \
-		-q -D_GNU_SOURCE -D__x86_64__ -I. $(SRCS) tools/seccomp-gen.c
+		-q -D_GNU_SOURCE -D__x86_64__ -Isrc $(SRCS) tools/seccomp-gen.c
 
 MAN1 = $(DESTDIR)$(PREFIX)/share/man/man1
 MAN5 = $(DESTDIR)$(PREFIX)/share/man/man5

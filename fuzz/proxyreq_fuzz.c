@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "net/netpolicy.h"
+#include "policy/netpolicy.h"
 #include "net/proxyreq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

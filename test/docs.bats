@@ -14,7 +14,7 @@ setup() {
 schema_keys() {
 	sed -n 's/^[[:space:]]*{ "\([A-Za-z]*\)", \(cJSON_[A-Za-z]*\|-1\),.*/\1/p
 		s/^[[:space:]]*LIMIT("\([A-Za-z]*\)",.*/\1/p' \
-		"$TOP/keys.c" | sort -u
+		"$TOP/src/policy/keys.c" | sort -u
 }
 
 # The network object's keys have no value that changes nothing: an

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
+#include "policy/env.h"
 #include "tap.h"
 
 static void *must(void *p)

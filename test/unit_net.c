@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "net/eyeballs.h"
-#include "net/netpolicy.h"
+#include "policy/netpolicy.h"
 #include "net/proxyreq.h"
 #include "tap.h"
 

@@ -1,6 +1,6 @@
 /* unit_sha256.c: TAP test of sha256_hex against FIPS 180-4 vectors and
  * block-boundary inputs whose digests were precomputed with sha256sum. */
-#include "../sha256.h"
+#include "sha256.h"
 
 #include <stdio.h>
 #include <stdlib.h>
