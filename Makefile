@@ -75,7 +75,7 @@ UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 POLICY_SRCS = $(addprefix src/policy/,policy.c schema.c keys.c commands.c \
-	netpolicy.c trust.c programs.c env.c) src/sandbox/devices.c \
+	netpolicy.c trust.c programs.c env.c) src/policy/devices.c \
 	$(addprefix src/,path.c decide.c sha256.c util.c) $(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz \
 	build/fuzz/tlshello_fuzz

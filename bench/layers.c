@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "policy/policy.h"
 #include "sandbox/final.h"
 #include "sandbox/mapwatch.h"
-#include "policy/policy.h"
 
 static int child(struct final *f, char **argv)
 {

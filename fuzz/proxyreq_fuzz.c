@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "policy/netpolicy.h"
 #include "net/proxyreq.h"
+#include "policy/netpolicy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,13 +10,13 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "run/cgroup.h"
 #include "check.h"
-#include "sandbox/devices.h"
+#include "path.h"
+#include "policy/devices.h"
 #include "policy/netpolicy.h"
+#include "run/cgroup.h"
 #include "sandbox/landlock.h"
 #include "sandbox/links.h"
-#include "path.h"
 #include "util.h"
 
 /* Entries of a directory on the way to a hidden path past which

@@ -17,17 +17,17 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
-#include "run/cgroup.h"
+#include "audit/outfd.h"
 #include "check.h"
-#include "policy/env.h"
-#include "sandbox/launch.h"
 #include "net/netns.h"
 #include "options.h"
-#include "audit/outfd.h"
+#include "policy/env.h"
 #include "policy/policy.h"
 #include "prof.h"
 #include "quote.h"
+#include "run/cgroup.h"
 #include "run/run.h"
+#include "sandbox/launch.h"
 #include "sandbox/sandbox.h"
 #include "util.h"
 
@@ -242,7 +242,7 @@ static int run_job(struct job *j)
 	    j->io.cwd, j->io.masked.v, j->d == DECIDE_BYPASS ? "none" :
 	    backend_name[j->io.backend], fallback_line(&j->io),
 	    j->pol->overrides.v, j->d == DECIDE_SANDBOX && j->io.backend ==
-	    BACKEND_LANDLOCK ? j->io.landlock.abi : 0, NULL, NULL, 0, NULL } };
+	    BACKEND_LANDLOCK ? j->io.landlock.abi : 0, NULL, NULL, 0, NULL, NULL } };
 	struct sandbox_run *run = &j->run;
 	static char *no_cgroup;
 	int status;
@@ -254,6 +254,7 @@ static int run_job(struct job *j)
 	b.rec.no_cgroup = no_cgroup;
 	if (b.rec.landlock_abi > 0) {
 		b.rec.landlock_rules = j->io.landlock.rules;
+		b.rec.landlock_cost = landlock_cost(b.rec.landlock_abi);
 		b.rec.narrowed = j->io.landlock.narrowed.v;
 	}
 

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "net/eyeballs.h"
-#include "policy/netpolicy.h"
 #include "net/proxyreq.h"
+#include "policy/netpolicy.h"
 #include "tap.h"
 
 /* The class netpolicy_addr gives ADDR under NP ("" when allowed). */

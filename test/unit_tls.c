@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tap.h"
 #include "net/tlshello.h"
 #include "net/tlswatch.h"
+#include "tap.h"
 
 enum {
 	NO_SNI = 1, ECH = 2, TWO_NAMES = 4, TWO_EXTS = 8, SPLIT = 16,

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
 #include "tap.h"
+#include "util.h"
 
 /* The numbers read from TEXT until read_number says 0, as "a b c". */
 static void numbers(const char *text, char *out, size_t size)

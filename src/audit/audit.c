@@ -24,10 +24,8 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
-#include "sandbox/landlock.h"
 #include "audit/json.h"
 #include "audit/outfd.h"
-#include "run/say.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -203,14 +201,21 @@ int audit_line_start(void)
 	return a.line_start && !a.unknown;
 }
 
+static int (*diverted)(const char *, size_t);
+
+void audit_divert(int (*put)(const char *, size_t))
+{
+	diverted = put;
+}
+
 /* While the loop runs, a record on stderr waits in say.c's queue: no
  * write of sbexec's may stop the loop (a caller not reading stderr). */
 static int to_stream(const struct json *j)
 {
 	int fresh = a.line_start && !a.unknown;
 
-	if (say_active())
-		return say_put(j->buf, j->len, 1);
+	if (diverted != NULL)
+		return diverted(j->buf, j->len);
 	char *line = fresh ? NULL : xasprintf("\n%s", j->buf);
 	const char *buf = fresh ? j->buf : line;
 	/* Before the loop and after it: waits for room within the run's
@@ -403,9 +408,8 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	json_str(&j, "backend", r->backend);
 	if (r->landlock_abi > 0) {
 		json_int(&j, "landlockAbi", r->landlock_abi);
-		if (landlock_cost(r->landlock_abi) != NULL)
-			json_str(&j, "landlockCost",
-			    landlock_cost(r->landlock_abi));
+		if (r->landlock_cost != NULL)
+			json_str(&j, "landlockCost", r->landlock_cost);
 		else
 			json_null(&j, "landlockCost");
 		json_int(&j, "landlockRules", r->landlock_rules);

@@ -43,6 +43,7 @@ struct audit_run {
 	const char *no_cgroup;	/* run-wide limits without one: why, loud */
 	long landlock_rules;	/* under Landlock, its ruleset's rules */
 	char *const *narrowed;	/* ... landlock.h's narrowed, or NULL */
+	const char *landlock_cost;	/* ... landlock_cost()'s line, or NULL */
 };
 
 int audit_start(const struct policy *pol, const struct command *cmd,
@@ -71,6 +72,11 @@ void audit_wrote(int fd, const char *buf, size_t n);
 
 /* 1 when a record written to stderr now would begin a line. */
 int audit_line_start(void);
+
+/* While sbexec's loop runs, records on stderr go to PUT (run/say.c's
+ * queue: no write of sbexec's may stop the loop), which answers 0, or
+ * -1 when the record finds no room; NULL writes them again. */
+void audit_divert(int (*put)(const char *buf, size_t len));
 
 /* 1 once the end record could not be written: sbexec then exits 125. */
 int audit_end_lost(void);

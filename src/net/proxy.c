@@ -19,9 +19,9 @@
 #include "audit/audit.h"
 #include "net/eyeballs.h"
 #include "net/flow.h"
+#include "net/lookups.h"
 #include "net/proxy.h"
 #include "net/proxyreq.h"
-#include "net/lookups.h"
 #include "net/tunnel.h"
 #include "util.h"
 

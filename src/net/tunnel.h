@@ -6,8 +6,8 @@
 #define SBEXEC_TUNNEL_H
 
 #include "net/flow.h"
-#include "policy/netpolicy.h"
 #include "net/tlswatch.h"
+#include "policy/netpolicy.h"
 
 struct tunnel {
 	struct tls_watch w;

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "policy/netpolicy.h"
 #include "path.h"
+#include "policy/netpolicy.h"
 #include "policy/schema.h"
 #include "util.h"
 

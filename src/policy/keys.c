@@ -5,12 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sandbox/devices.h"
-#include "policy/env.h"
-#include "sandbox/final.h"
-#include "policy/netpolicy.h"
-#include "sandbox/noexec.h"
 #include "path.h"
+#include "policy/devices.h"
+#include "policy/env.h"
+#include "policy/netpolicy.h"
 #include "policy/schema.h"
 #include "util.h"
 

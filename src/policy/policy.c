@@ -14,8 +14,8 @@
 #include "policy/netpolicy.h"
 #include "policy/programs.h"
 #include "policy/schema.h"
-#include "sha256.h"
 #include "policy/trust.h"
+#include "sha256.h"
 #include "util.h"
 
 #define POLICY_MAX_BYTES (1 << 20)	/* DESIGN 1: a policy is small */

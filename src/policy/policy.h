@@ -47,6 +47,14 @@ struct limits {
 	int cgroup_optional;	/* no cgroup: per-process limits only */
 };
 
+/* Bound: execPaths' entries, far more than a custom ffmpeg needs; with
+ * the defaults, the trees' index stays within the mount helper's exit
+ * status (sandbox/mntns.c). */
+#define NOEXEC_PATHS_MAX 64
+
+/* Bound: "programs" entries, what the command may start. */
+#define PROGRAMS_MAX 64
+
 struct policy {
 	char *file;			/* where it was read from */
 	char sha256[65];

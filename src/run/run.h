@@ -3,9 +3,9 @@
 #define SBEXEC_RUN_H
 
 #include "audit/audit.h"
+#include "policy/policy.h"
 #include "run/cgroup.h"
 #include "sandbox/landlock.h"
-#include "policy/policy.h"
 #include "sandbox/sandbox.h"
 
 /* The descriptors bwrap is given, at these numbers in its process. */

@@ -39,6 +39,11 @@ static int queue_line(const char *buf, size_t len)
 	return say_put(buf, len, 0);
 }
 
+static int queue_record(const char *buf, size_t len)
+{
+	return say_put(buf, len, 1);
+}
+
 void say_begin(struct stream *err)
 {
 	static int registered;
@@ -46,13 +51,9 @@ void say_begin(struct stream *err)
 	q.on = 1;
 	q.err = err != NULL && err->src >= 0 ? err : NULL;
 	util_msg_sink(queue_line);
+	audit_divert(queue_record);
 	if (!registered++)
 		atexit(say_end);
-}
-
-int say_active(void)
-{
-	return q.on;
 }
 
 int say_put(const char *buf, size_t len, int record)
@@ -124,6 +125,7 @@ void say_end(void)
 		return;
 	q.on = 0;
 	util_msg_sink(outfd_line);
+	audit_divert(NULL);
 	while (q.len > 0 && (write_line() > 0 ||
 	    (errno == EAGAIN && outfd_wait(2) == 0)))
 		;

@@ -13,9 +13,6 @@
  * NULL: what is written counts in its bytes, against its cap. */
 void say_begin(struct stream *err);
 
-/* 1 while say_begin's queue is in use. */
-int say_active(void);
-
 /* Queue LEN bytes, one whole line. A line that finds no room is dropped
  * and counted (0); a RECORD that finds none is -1, which fails the run
  * as an unwritable record does. */

@@ -8,13 +8,13 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "run/cgroup.h"
-#include "sandbox/mapwatch.h"
 #include "policy/policy.h"
+#include "run/cgroup.h"
 #include "run/pty.h"
 #include "run/pump.h"
 #include "run/run.h"
 #include "run/tree.h"
+#include "sandbox/mapwatch.h"
 
 #define STATUS_MAX 4096		/* bwrap's status records are short */
 

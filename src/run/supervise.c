@@ -25,17 +25,17 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
-#include "run/guard.h"
-#include "sandbox/mntns.h"
-#include "net/netns.h"
 #include "audit/outfd.h"
+#include "net/netns.h"
 #include "net/proxy.h"
 #include "prof.h"
+#include "run/guard.h"
 #include "run/pump.h"
 #include "run/run.h"
 #include "run/say.h"
 #include "run/sup.h"
 #include "run/tree.h"
+#include "sandbox/mntns.h"
 #include "util.h"
 
 /* SIGTSTP is among them so that nothing stops sbexec but SIGSTOP. */

@@ -35,9 +35,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "policy/policy.h"
 #include "sandbox/final.h"
 #include "sandbox/mapwatch.h"
-#include "policy/policy.h"
 
 /* The kernel's constants (linux/filter.h, seccomp.h, audit.h), which
  * musl's headers do not carry. */

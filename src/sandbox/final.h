@@ -5,8 +5,6 @@
 
 #include "util.h"
 
-#define PROGRAMS_MAX 64
-
 struct final {
 	int wx;			/* allowWriteExecute: W^X lifted */
 	struct strv programs;	/* what the command may start (programs) */

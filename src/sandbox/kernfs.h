@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "util.h"
 #include "sandbox/verify.h"
+#include "util.h"
 
 /* bwrap: after /proc is mounted, bind the kernel's tunables read-only
  * and mask what reads the kernel's or the hardware's state, each that

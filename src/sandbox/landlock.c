@@ -26,13 +26,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "sandbox/caps.h"
 #include "sandbox/entries.h"
 #include "sandbox/filter.h"
 #include "sandbox/kernfs.h"
 #include "sandbox/landlock.h"
 #include "sandbox/mounts.h"
-#include "path.h"
 
 #define SYS_ll_create_ruleset 444
 #define SYS_ll_add_rule 445

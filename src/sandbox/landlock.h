@@ -2,9 +2,9 @@
 #ifndef SBEXEC_LANDLOCK_H
 #define SBEXEC_LANDLOCK_H
 
-#include "sandbox/devices.h"
-#include "sandbox/final.h"
+#include "policy/devices.h"
 #include "policy/policy.h"
+#include "sandbox/final.h"
 #include "util.h"
 
 struct plan;

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "sandbox/links.h"
 #include "sandbox/mountplan.h"
-#include "path.h"
 
 /* A mount point cannot be renamed or removed. Without this, the parent
  * of a hidden file inside a writable path could be renamed in one run,

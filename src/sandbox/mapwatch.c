@@ -28,9 +28,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "sandbox/mapwatch.h"
 #include "sandbox/noexec.h"
-#include "path.h"
 
 /* The kernel's (linux/seccomp.h), which musl's headers do not carry. */
 #define NOTIF_RECV ((int)0xc0502100U)	/* musl: an int request */

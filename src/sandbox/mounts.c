@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sandbox/mountplan.h"
 #include "path.h"
+#include "sandbox/mountplan.h"
 
 struct mount *plan_add(struct plan *p, const char *path,
     enum fs_kind kind, char *why)

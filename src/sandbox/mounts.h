@@ -5,8 +5,8 @@
 #include <sys/types.h>
 
 #include "policy/policy.h"
-#include "util.h"
 #include "sandbox/verify.h"
+#include "util.h"
 
 struct mount {
 	char *path;		/* resolved */

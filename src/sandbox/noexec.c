@@ -27,8 +27,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sandbox/noexec.h"
 #include "path.h"
+#include "sandbox/noexec.h"
 
 /* linux/mount.h, which musl's headers do not carry. */
 #define MOUNT_ATTR_NOEXEC 0x00000008ULL

@@ -13,11 +13,6 @@
 void noexec_trees(const struct policy *pol, const struct command *cmd,
     struct strv *out);
 
-/* Bound: execPaths' entries, far more than a custom ffmpeg needs; with
- * the defaults, the trees' index stays within the helper's exit status
- * (mntns.c). */
-#define NOEXEC_PATHS_MAX 64
-
 /* Inside the sandbox's mount namespace, with its capabilities: every
  * mount noexec, then each of TREES bound onto itself executable.
  * Returns 0, -1 when the mounts could not be made noexec, or 1 + the

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sandbox/mountplan.h"
 #include "path.h"
+#include "sandbox/mountplan.h"
 
 /* Writing these later runs code on the host: they stay read-only inside
  * every allowWrite path (DESIGN 2), with all below them. Each is read

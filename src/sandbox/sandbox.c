@@ -10,14 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "prof.h"
+#include "quote.h"
 #include "sandbox/filter.h"
 #include "sandbox/handin.h"
 #include "sandbox/kernfs.h"
 #include "sandbox/launch.h"
 #include "sandbox/mapwatch.h"
 #include "sandbox/noexec.h"
-#include "prof.h"
-#include "quote.h"
 #include "sandbox/sandbox.h"
 
 /* MAX_ARG_STRLEN: the kernel's limit for one argument, NUL included. */

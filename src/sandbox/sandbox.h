@@ -2,12 +2,12 @@
 #ifndef SBEXEC_SANDBOX_H
 #define SBEXEC_SANDBOX_H
 
-#include "sandbox/devices.h"
+#include "policy/devices.h"
+#include "policy/policy.h"
 #include "sandbox/landlock.h"
 #include "sandbox/mounts.h"
-#include "policy/policy.h"
-#include "util.h"
 #include "sandbox/verify.h"
+#include "util.h"
 
 struct sandbox_io {
 	const char *cwd;	/* the caller's working directory, resolved */

@@ -24,10 +24,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "sandbox/mtab.h"
 #include "path.h"
-#include "util.h"
+#include "sandbox/mtab.h"
 #include "sandbox/verify.h"
+#include "util.h"
 
 #define TMPFS_MAGIC 0x01021994
 #define LINE_MAX_ 8192		/* a mountinfo line: paths are < 4096 */

@@ -23,8 +23,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "sandbox/devices.h"
 #include "path.h"
+#include "policy/devices.h"
 
 #define DRM_MAJOR 226		/* include/drm/drm_device.h: fixed */
 #define NVIDIA_MAJOR 195	/* NV_MAJOR_DEVICE_NUMBER: fixed */
