@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "audit/sink.h"
 #include "check.h"
 #include "path.h"
 #include "policy/devices.h"
@@ -425,8 +426,12 @@ static void disk_warnings(const struct policy *pol, const char *audit,
  * since stderr is the default and fine for a person at a terminal. */
 static void print_audit(const struct policy *pol)
 {
-	printf("audit: %s\n", pol->audit == AUDIT_FILE ? pol->audit_path :
-	    pol->audit == AUDIT_SYSLOG ? "syslog" : "stderr");
+	if (sink_why() != NULL)
+		printf("audit: %s\n", sink_why());
+	else
+		printf("audit: %s\n", pol->audit == AUDIT_FILE ?
+		    pol->audit_path : pol->audit == AUDIT_SYSLOG ? "syslog" :
+		    "stderr");
 	if (pol->audit == AUDIT_STDERR)
 		printf("  records on stderr are for people, not evidence: the "
 		    "command writes to the same stream and can print lines "
@@ -585,9 +590,18 @@ int check_print(const struct policy *pol)
 int link_commands(const struct policy *pol, const char *dir)
 {
 	char self[PATH_MAX], cur[PATH_MAX], *path;
+	struct stat st;
 	ssize_t n;
 	int rc = 0;
 
+	/* Said once, not once per command: sbexec makes links, never the
+	 * directory they go in (where it is, who owns it, is the admin's). */
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		warnx("%s: %s; make it first (install -d %s)", dir,
+		    stat(dir, &st) < 0 ? strerror(errno) : "not a directory",
+		    dir);
+		return EXIT_SBEXEC;
+	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n >= 0)
 		self[n] = '\0';

@@ -18,6 +18,7 @@
 
 #include "audit/audit.h"
 #include "audit/outfd.h"
+#include "audit/sink.h"
 #include "check.h"
 #include "net/netns.h"
 #include "options.h"
@@ -318,6 +319,8 @@ int main(int argc, char **argv)
 	prof_mark("descriptors, signals, options");
 	if (policy_load(o.policy, &pol) < 0)
 		exit(EXIT_SBEXEC);
+	if (o.mode != MODE_LINK)
+		sink_choose(&pol);	/* "audit": "auto" */
 	prof_mark("policy: read, parse, validate, sha256");
 	if (o.mode == MODE_CHECK)
 		exit(check_print(&pol));

@@ -68,22 +68,6 @@ teardown() {
 	[ -f "$d/etc/sbexec/policy.json" ]
 }
 
-# with_dev_log SOCKET CMD...: run CMD in a private mount namespace whose
-# /dev holds the usual nodes and, when SOCKET is not empty, a /dev/log
-# that leads to SOCKET.
-with_dev_log() {
-	unshare -m --propagation private sh -c '
-		set -e
-		mkdir -p "$0/hostdev"
-		mount --rbind /dev "$0/hostdev"
-		mount -t tmpfs tmpfs /dev
-		for n in null zero full random urandom tty; do
-			touch "/dev/$n"; mount --bind "$0/hostdev/$n" "/dev/$n"
-		done
-		[ -z "$1" ] || ln -s "$1" /dev/log
-		shift; exec "$@"' "$T" "$@"
-}
-
 @test "the syslog sink sends each record to /dev/log with ident sbexec, facility authpriv" {
 	socat -u UNIX-RECV:"$T/log.sock" OPEN:"$T/syslog.txt",creat,append &
 	LISTENER=$!

@@ -242,3 +242,20 @@ as() {
 	shift
 	$(setpriv_for "$who") "$@"
 }
+
+# with_dev_log SOCKET CMD...: run CMD (as root) in a private mount
+# namespace whose /dev holds the usual nodes and, when SOCKET is not
+# empty, a /dev/log that leads to SOCKET: whether the host has a syslog
+# socket decides nothing.
+with_dev_log() {
+	unshare -m --propagation private sh -c '
+		set -e
+		mkdir -p "$0/hostdev"
+		mount --rbind /dev "$0/hostdev"
+		mount -t tmpfs tmpfs /dev
+		for n in null zero full random urandom tty; do
+			touch "/dev/$n"; mount --bind "$0/hostdev/$n" "/dev/$n"
+		done
+		[ -z "$1" ] || ln -s "$1" /dev/log
+		shift; exec "$@"' "$T" "$@"
+}

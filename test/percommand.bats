@@ -187,7 +187,7 @@ limits:
 @test "the example policy in a git checkout: ffprobe writes nothing, ffmpeg writes ./out, on both backends" {
 	[ "$(landlock_abi)" -ge 1 ] || skip "the kernel has no Landlock"
 	mkdir -p "$T/etc" .git out
-	sed "s|\"audit\": \"stderr\"|\"audit\": \"$AUDIT\"|" \
+	sed "s|\"audit\": \"auto\"|\"audit\": \"$AUDIT\"|" \
 		"$TOP/policy.example.json" >"$T/etc/policy.json"
 	export SBEXEC_POLICY="$T/etc/policy.json"
 	chmod 644 "$SBEXEC_POLICY"

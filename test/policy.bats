@@ -376,7 +376,7 @@ audit_field() {
 
 @test "a relative audit path is refused" {
 	expect_member_error '"audit": "audit.log"' audit \
-		'must be "stderr", "syslog" or an absolute file path'
+		'must be "stderr", "syslog", "auto" or an absolute file path'
 }
 
 @test "a relative filesystem path is refused" {

@@ -265,7 +265,7 @@ make_secret() {
 
 @test "the example policy hides every secret place: --check gives no advice" {
 	make_secret
-	sed "s|\"audit\": \"stderr\"|\"audit\": \"$AUDIT\"|" \
+	sed "s|\"audit\": \"auto\"|\"audit\": \"$AUDIT\"|" \
 		"$TOP/policy.example.json" >"$SBEXEC_POLICY"
 	chmod 644 "$SBEXEC_POLICY"
 	run sbx --check

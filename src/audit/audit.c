@@ -26,6 +26,7 @@
 #include "audit/audit.h"
 #include "audit/json.h"
 #include "audit/outfd.h"
+#include "audit/sink.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -127,6 +128,10 @@ int audit_open(const struct policy *pol)
 	const char *what = pol->audit_path;
 
 	draw_id();
+	if (pol->audit == AUDIT_AUTO) {		/* sink_choose first */
+		warnx("audit sink auto: not decided; the command was not run");
+		return -1;
+	}
 	a.sink = pol->audit;
 	if (pol->audit == AUDIT_STDERR) {
 		a.fd = STDERR_FILENO;
@@ -406,6 +411,10 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	json_str_max(&j, "policy", pol->file, SHARE_PATH);
 	json_str(&j, "policySha256", pol->sha256);
 	json_str(&j, "backend", r->backend);
+	if (sink_why() != NULL)		/* "auto": what it chose */
+		json_str_max(&j, "auditSink", pol->audit == AUDIT_FILE ?
+		    pol->audit_path : pol->audit == AUDIT_SYSLOG ? "syslog" :
+		    "stderr", SHARE_PATH);
 	if (r->landlock_abi > 0) {
 		json_int(&j, "landlockAbi", r->landlock_abi);
 		if (r->landlock_cost != NULL)

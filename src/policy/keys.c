@@ -377,14 +377,16 @@ static int key_audit(struct ctx *c, const cJSON *v)
 		pol->audit = AUDIT_STDERR;
 	} else if (strcmp(s, "syslog") == 0) {
 		pol->audit = AUDIT_SYSLOG;
+	} else if (strcmp(s, "auto") == 0) {
+		pol->audit = AUDIT_AUTO;
 	} else if (s[0] == '/') {
 		if (absolute(c, s) < 0)
 			return -1;
 		pol->audit = AUDIT_FILE;
 		pol->audit_path = xstrdup(s);
 	} else {
-		return bad(c, "must be \"stderr\", \"syslog\" or an "
-		    "absolute file path");
+		return bad(c, "must be \"stderr\", \"syslog\", \"auto\" or "
+		    "an absolute file path");
 	}
 	return 0;
 }

@@ -32,7 +32,9 @@ struct command {
 	struct policy *own;	/* DESIGN 10: its effective policy, or NULL */
 };
 
-enum audit_sink { AUDIT_STDERR, AUDIT_FILE, AUDIT_SYSLOG };
+/* AUDIT_AUTO is decided at each run (audit/sink.c) into one of the
+ * others before anything is audited. */
+enum audit_sink { AUDIT_STDERR, AUDIT_FILE, AUDIT_SYSLOG, AUDIT_AUTO };
 
 /* DESIGN 9: which backend isolates the command. */
 enum backend { BACKEND_BWRAP, BACKEND_LANDLOCK, BACKEND_AUTO };
