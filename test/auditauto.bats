@@ -187,3 +187,12 @@ same() {
 	run grep -c '"type":"start"' "$O/root/sb.err"
 	assert_output 1
 }
+
+@test "auto: a file chosen that then cannot take the start record stops the command (125), as any sink does" {
+	mkdir -p /var/log/sbexec/audit.jsonl	# a directory where the file goes
+	run with_dev_log "" env PATH="$STAGE/usr/lib/sbexec/bin:$PATH" \
+		ffprobe -v error -show_format sample.mp4
+	assert_failure 125
+	assert_output --partial "audit sink /var/log/sbexec/audit.jsonl: "
+	assert_output --partial "the command was not run"
+}
