@@ -18,7 +18,8 @@ CFLAGS ?= -Os -g
 # no unwind tables (C, no exceptions), no page padding between segments.
 SMALL = -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
 CFLAGS += $(SMALL) -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -I$(CJSON_SRC) \
-	-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' -MMD -MP
+	-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
+	-MMD -MP -MF $(@:.o=.dep)
 ifdef CI
 CFLAGS += -Werror
 endif
@@ -219,7 +220,10 @@ test: deps sbexec $(UNITS) $(FUZZERS)
 clean:
 	rm -rf build sbexec
 
--include $(OBJS:.o=.d) $(PROF_OBJS:.o=.d)
+# Each object's headers, as the compiler found them (.dep, not .d: the
+# .d files of a checkout built before the sources moved to src/ name the
+# old paths, and no rule makes those).
+-include $(OBJS:.o=.dep) $(PROF_OBJS:.o=.dep)
 
 .PHONY: all deps demo test fuzz asan lint bench bench-peers install uninstall \
 	deb dist FORCE \
