@@ -111,6 +111,8 @@ as_user() {
 	run --separate-stderr vm "$1" -u "$VUID:$VGID" -C "$d" -- sh -c '
 		id -u; id -g; id -G; pwd; echo "$HOME"; echo made >file
 		echo to stderr >&2; exit 3'
+	# A failure of the rig (125) says why on stderr: show it.
+	[ "$status" -eq 3 ] || printf 'vm said: %s\n' "$stderr"
 	assert_equal "$status" 3
 	assert_equal "$output" "$(printf '%s\n' "$VUID" "$VGID" "$VGID" "$d" /tmp)"
 	assert_equal "$stderr" "to stderr"
