@@ -426,12 +426,8 @@ static void disk_warnings(const struct policy *pol, const char *audit,
  * since stderr is the default and fine for a person at a terminal. */
 static void print_audit(const struct policy *pol)
 {
-	if (sink_why() != NULL)
-		printf("audit: %s\n", sink_why());
-	else
-		printf("audit: %s\n", pol->audit == AUDIT_FILE ?
-		    pol->audit_path : pol->audit == AUDIT_SYSLOG ? "syslog" :
-		    "stderr");
+	printf("audit: %s\n", sink_why() != NULL ? sink_why() :
+	    sink_name(pol));
 	if (pol->audit == AUDIT_STDERR)
 		printf("  records on stderr are for people, not evidence: the "
 		    "command writes to the same stream and can print lines "

@@ -19,7 +19,6 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,7 +29,7 @@
 #include "sha256.h"
 #include "util.h"
 
-#define SYSLOG_PATH "/dev/log"
+#define SYSLOG_PATH SINK_SYSLOG
 #define SYSLOG_PRI (10 << 3 | 6)	/* LOG_AUTHPRIV | LOG_INFO */
 
 /* Past the end of the file, kept for the records still to come: 16
@@ -87,22 +86,6 @@ static int open_file(const char *path)
 	return fd;
 }
 
-static int open_syslog(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd;
-
-	strcpy(sun.sun_path, SYSLOG_PATH);
-	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* 1 when descriptors X and Y are the same file. */
 static int same_file(int x, int y)
 {
@@ -142,7 +125,7 @@ int audit_open(const struct policy *pol)
 		a.fd = open_file(pol->audit_path);
 	} else {
 		what = SYSLOG_PATH;
-		a.fd = open_syslog();
+		a.fd = sink_syslog();
 	}
 	if (a.fd < 0) {
 		warnx("audit sink %s: %s; the command was not run", what,
@@ -412,9 +395,7 @@ int audit_start(const struct policy *pol, const struct command *cmd,
 	json_str(&j, "policySha256", pol->sha256);
 	json_str(&j, "backend", r->backend);
 	if (sink_why() != NULL)		/* "auto": what it chose */
-		json_str_max(&j, "auditSink", pol->audit == AUDIT_FILE ?
-		    pol->audit_path : pol->audit == AUDIT_SYSLOG ? "syslog" :
-		    "stderr", SHARE_PATH);
+		json_str_max(&j, "auditSink", sink_name(pol), SHARE_PATH);
 	if (r->landlock_abi > 0) {
 		json_int(&j, "landlockAbi", r->landlock_abi);
 		if (r->landlock_cost != NULL)

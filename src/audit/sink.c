@@ -23,7 +23,7 @@
 #include "audit/sink.h"
 #include "util.h"
 
-#define SYSLOG_PATH "/dev/log"
+#define SYSLOG_PATH SINK_SYSLOG
 
 static const char *why;
 
@@ -32,16 +32,35 @@ const char *sink_why(void)
 	return why;
 }
 
-static int syslog_listens(void)
+int sink_syslog(void)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), ok;
+	int fd;
 
 	strcpy(sun.sun_path, SYSLOG_PATH);
-	ok = fd >= 0 && connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+const char *sink_name(const struct policy *pol)
+{
+	return pol->audit == AUDIT_FILE ? pol->audit_path :
+	    pol->audit == AUDIT_SYSLOG ? "syslog" : "stderr";
+}
+
+static int syslog_listens(void)
+{
+	int fd = sink_syslog();
+
 	if (fd >= 0)
 		close(fd);
-	return ok;
+	return fd >= 0;
 }
 
 /* PATH, made MODE if missing; 0 when it is a directory (no link) of
@@ -70,10 +89,8 @@ static char *user_dir(void)
 	local = xasprintf("%s/.local", pw->pw_dir);
 	state = xasprintf("%s/state", local);
 	dir = xasprintf("%s/" SINK_USER_DIR, pw->pw_dir);
-	if (mkdir(local, 0700) < 0 && errno != EEXIST)
-		errno = 0;	/* own_dir below says */
-	if (mkdir(state, 0700) < 0 && errno != EEXIST)
-		errno = 0;
+	mkdir(local, 0700);	/* or there: own_dir checks what is */
+	mkdir(state, 0700);
 	if (own_dir(dir, 0700) < 0) {
 		free(dir);
 		dir = NULL;
