@@ -18,9 +18,9 @@ size_t path_depth(const char *path);
 /* Resolve symlinks of an existing path; NULL when it does not exist. */
 char *path_resolve(const char *path);
 
-/* Open PATH below the directory ROOT one component at a time, never
- * following a link (O_PATH); -1 with errno from the component that
- * failed. */
+/* Open PATH below the directory ROOT, never following a link and never
+ * above ROOT (O_PATH): by openat2, or one component at a time where the
+ * kernel has none; -1 with errno from the component that failed. */
 int path_walk(int root, const char *path);
 
 #endif

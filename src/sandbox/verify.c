@@ -138,12 +138,13 @@ int expect_base(struct expect *e, int own_proc)
 	return 0;
 }
 
-static void add_obj(struct expect *e, const char *path, enum expect_kind kind,
-    dev_t dev, ino_t ino, int tree)
+/* MP, the escaped PATH, is the object's from here on. */
+static void add_obj(struct expect *e, const char *path, char *mp,
+    enum expect_kind kind, dev_t dev, ino_t ino, int tree)
 {
 	e->obj = xreallocarray(e->obj, e->nobj + 1, sizeof(*e->obj));
-	e->obj[e->nobj++] = (struct expect_obj){ xstrdup(path), kind, dev,
-	    ino, tree };
+	e->obj[e->nobj++] = (struct expect_obj){ xstrdup(path), mp, kind,
+	    dev, ino, tree };
 }
 
 void expect_cover(struct expect *e, const char *path, enum expect_kind kind,
@@ -152,8 +153,7 @@ void expect_cover(struct expect *e, const char *path, enum expect_kind kind,
 	char *mp = escape(path);
 
 	plan_mp(e, mp, 1, 1);
-	free(mp);
-	add_obj(e, path, kind, dev, ino, 0);
+	add_obj(e, path, mp, kind, dev, ino, 0);
 }
 
 void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
@@ -171,8 +171,7 @@ void expect_mount(struct expect *e, const char *path, enum expect_kind kind,
 			}
 		}
 	plan_mp(e, mp, 1, 1);
-	free(mp);
-	add_obj(e, path, kind, dev, ino, 1);
+	add_obj(e, path, mp, kind, dev, ino, 1);
 }
 
 void expect_exec(struct expect *e, const char *path)
@@ -183,36 +182,25 @@ void expect_exec(struct expect *e, const char *path)
 		return;		/* the helper's open_tree fails: 125 */
 	expect_mount(e, path, EXPECT_BIND, st.st_dev, st.st_ino);
 	strv_push(&e->exec, path);
+	strv_push(&e->exec_mp, e->obj[e->nobj - 1].mp);
 }
 
 /* May the mount at MP (escaped) lack noexec? */
 static int exec_tree(const struct expect *e, const char *mp)
 {
-	char *p;
-	int is = 0;
-
-	for (size_t i = 0; !is && i < e->exec.n; i++) {
-		p = escape(e->exec.v[i]);
-		is = strcmp(p, mp) == 0;
-		free(p);
-	}
-	return is;
+	for (size_t i = 0; i < e->exec_mp.n; i++)
+		if (strcmp(e->exec_mp.v[i], mp) == 0)
+			return 1;
+	return 0;
 }
 
 /* Is MP (escaped) at or below a planned bind or mask? */
 static int in_tree(const struct expect *e, const char *mp)
 {
-	char *p;
-	int in = 0;
-
-	for (size_t i = 0; !in && i < e->nobj; i++) {
-		if (!e->obj[i].tree)
-			continue;
-		p = escape(e->obj[i].path);
-		in = path_within(mp, p);
-		free(p);
-	}
-	return in;
+	for (size_t i = 0; i < e->nobj; i++)
+		if (e->obj[i].tree && path_within(mp, e->obj[i].mp))
+			return 1;
+	return 0;
 }
 
 /* A mount point as mountinfo wrote it, as a path again. */
@@ -365,10 +353,13 @@ void expect_free(struct expect *e)
 {
 	for (size_t i = 0; i < e->nmp; i++)
 		free(e->mp[i].mp);
-	for (size_t i = 0; i < e->nobj; i++)
+	for (size_t i = 0; i < e->nobj; i++) {
 		free(e->obj[i].path);
+		free(e->obj[i].mp);
+	}
 	free(e->mp);
 	free(e->obj);
 	strv_free(&e->exec);
+	strv_free(&e->exec_mp);
 	*e = (struct expect){ 0 };
 }

@@ -16,6 +16,7 @@ struct expect_mp {		/* a mount point and how often it may appear */
 
 struct expect_obj {		/* what the top mount at a path must be */
 	char *path;
+	char *mp;		/* the path escaped as in mountinfo */
 	enum expect_kind kind;
 	dev_t dev;
 	ino_t ino;
@@ -28,6 +29,7 @@ struct expect {
 	struct expect_obj *obj;
 	size_t nobj;
 	struct strv exec;	/* the executable trees (noexec.c), as paths */
+	struct strv exec_mp;	/* the same, escaped as in mountinfo */
 };
 
 /* The mount table bwrap starts from: the host's (a recursive bind of /),
