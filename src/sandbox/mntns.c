@@ -9,11 +9,15 @@
  * mount --make-rprivate would; verify.c then checks the tree that is
  * left, which can no longer change. From there too every mount becomes
  * noexec but the executable trees (noexec.c). setns(CLONE_NEWUSER)
- * wants a single-threaded caller that shares no memory: a forked
- * child. */
+ * wants a caller alone in its thread group with a filesystem context of
+ * its own: a child that borrows sbexec's memory while sbexec waits
+ * (CLONE_VM|CLONE_VFORK, as spawn.c's), on a stack of its own, which
+ * copies no page table and leaves sbexec no page to fault back in. It
+ * makes system calls only, and nothing of the sandbox's runs yet. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -37,9 +41,16 @@ static const char *const steps[] = {
 /* Exit statuses from here on name an executable tree, by index. */
 #define TREE_STATUS 16
 
-static _Noreturn void helper(int mntfd, const struct strv *trees)
+struct helper_args {
+	int mntfd;
+	const struct strv *trees;
+};
+
+static int helper(void *arg)
 {
-	int rc;
+	const struct helper_args *a = arg;
+	const struct strv *trees = a->trees;
+	int mntfd = a->mntfd, rc;
 
 	int userfd = ioctl(mntfd, NS_GET_USERNS);
 
@@ -74,6 +85,7 @@ static char *failed(int st, const struct strv *trees)
 
 int mntns_private(pid_t pid, const struct strv *trees, char **why)
 {
+	static char stack[16 * 1024] __attribute__((aligned(16)));
 	char path[64];
 	int fd, st = 0;
 	pid_t child;
@@ -88,10 +100,10 @@ int mntns_private(pid_t pid, const struct strv *trees, char **why)
 			close(fd);
 		return -1;
 	}
-	if ((child = fork()) < 0)
+	child = clone(helper, stack + sizeof(stack), CLONE_VM | CLONE_VFORK |
+	    SIGCHLD, &(struct helper_args){ fd, trees });
+	if (child < 0)
 		die(EXIT_SBEXEC, "mount namespace helper");
-	if (child == 0)
-		helper(fd, trees);
 	close(fd);
 	if (waitpid(child, &st, 0) == child && WIFEXITED(st) &&
 	    WEXITSTATUS(st) == 0)
