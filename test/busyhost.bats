@@ -72,6 +72,27 @@ shared_dir() {
 	[ ! -e ran.txt ]
 }
 
+# A recursive bind skips an unbindable mount (mountinfo's optional field
+# "unbindable") and everything below it, unless bwrap's recursive
+# MS_SLAVE has cleared the flag, as this host's kernel does: sbexec
+# takes either, where it expects a bindable one both in the bind of /
+# and in the bind of the writable tree.
+@test "a host mount inside a writable tree is copied in when bindable, and may be when unbindable: both run" {
+	local how
+	policy ', "filesystem": {"allowWrite": ["."]}'
+	for how in private unbindable; do
+		mkdir "$W/$how"
+		mount -t tmpfs "$how" "$W/$how"
+		MOUNTS+=("$W/$how")
+		mount --make-"$how" "$W/$how"
+		echo "$how" >"$W/$how/marker"
+	done
+	run -0 sbx sh -c 'cat private/marker; cat unbindable/marker 2>/dev/null || echo absent'
+	assert_line -n 0 private
+	assert_line -n 1 --regexp '^(unbindable|absent)$'
+
+}
+
 # The command waits for $T/go, then tries to write into the mount the
 # host made meanwhile under the shared directory.
 late_mount_write() {

@@ -27,14 +27,18 @@ static int has_option(const char *options, const char *opt)
 	return 0;
 }
 
-/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... */
+/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - ... */
 static int parse(char *line, struct mtab_entry *m)
 {
-	char *f[6], *save = NULL;
+	char *f[6], *save = NULL, *opt;
 
 	for (int i = 0; i < 6; i++)
 		if ((f[i] = strtok_r(i ? NULL : line, " \n", &save)) == NULL)
 			return -1;
+	m->unbindable = 0;
+	while ((opt = strtok_r(NULL, " \n", &save)) != NULL &&
+	    strcmp(opt, "-") != 0)
+		m->unbindable |= strcmp(opt, "unbindable") == 0;
 	m->id = atoi(f[0]);
 	m->parent = atoi(f[1]);
 	m->mp = xstrdup(f[4]);
@@ -88,16 +92,23 @@ int mtab_read(pid_t pid, struct mtab *t)
 {
 	char path[64], line[LINE_MAX_];
 	struct mtab_entry m;
+	size_t cap = 0;
 	FILE *f;
 
 	*t = (struct mtab){ 0 };
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+	if (pid == 0)
+		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+	else
+		snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		if (parse(line, &m) < 0)
 			continue;
-		t->m = xreallocarray(t->m, t->n + 1, sizeof(*t->m));
+		if (t->n == cap) {
+			cap = cap ? 2 * cap : 32;
+			t->m = xreallocarray(t->m, cap, sizeof(*t->m));
+		}
 		t->m[t->n++] = m;
 	}
 	fclose(f);

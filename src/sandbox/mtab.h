@@ -10,6 +10,7 @@ struct mtab_entry {
 	char *mp;		/* escaped as in mountinfo */
 	int ro;			/* mounted read-only */
 	int noexec;		/* mounted noexec */
+	int unbindable;		/* propagation: a recursive bind skips it */
 	int visible;		/* reachable by a path: not under a cover */
 };
 
@@ -18,7 +19,8 @@ struct mtab {
 	size_t n;
 };
 
-/* Read /proc/PID/mountinfo; -1 with errno set when it cannot be. */
+/* Read /proc/PID/mountinfo (0: sbexec's own); -1 with errno set when
+ * it cannot be. */
 int mtab_read(pid_t pid, struct mtab *t);
 void mtab_free(struct mtab *t);
 

@@ -30,7 +30,6 @@
 #include "util.h"
 
 #define TMPFS_MAGIC 0x01021994
-#define LINE_MAX_ 8192		/* a mountinfo line: paths are < 4096 */
 
 /* Mount points as mountinfo writes them: space, tab, newline and
  * backslash in octal. */
@@ -75,36 +74,21 @@ static void plan_mp(struct expect *e, const char *mp, int min, int max)
 	find_mp(e, mp)->planned = 1;
 }
 
-/* Field N (from 1) of a mountinfo line, cut in place. */
-static char *field(char *line, int n)
-{
-	char *f = NULL, *save = NULL;
-
-	for (int i = 0; i < n; i++)
-		f = strtok_r(i ? NULL : line, " \n", &save);
-	return f;
-}
-
 /* One host mount: once in the sandbox (bwrap's --ro-bind / / copies
- * every mount), unless unbindable, which a recursive bind skips with
- * everything below it. */
-static void host_line(struct expect *e, char *line, struct strv *skip)
+ * every mount). A recursive bind skips an unbindable mount with all
+ * below it, unless bwrap's recursive MS_SLAVE of its new namespace has
+ * cleared the flag first, as Linux 6.18 does: such a mount may be
+ * there or not. */
+static void host_mount(struct expect *e, const struct mtab_entry *m,
+    struct strv *skip)
 {
-	int unbindable = strstr(line, " unbindable") != NULL &&
-	    strstr(line, " unbindable") < strstr(line, " - ");
-	char *mp = field(line, 5);
 	int skipped = 0;
 
-	if (mp == NULL)
-		return;
 	for (size_t i = 0; i < skip->n; i++)
-		skipped |= path_within(mp, skip->v[i]);
-	if (unbindable)
-		strv_push(skip, mp);
-	if (!unbindable && !skipped)
-		add_mp(e, mp, 1, 1);
-	else
-		find_mp(e, mp);
+		skipped |= path_within(m->mp, skip->v[i]);
+	if (m->unbindable)
+		strv_push(skip, m->mp);
+	add_mp(e, m->mp, m->unbindable || skipped ? 0 : 1, 1);
 }
 
 int expect_base(struct expect *e, int own_proc)
@@ -118,15 +102,14 @@ int expect_base(struct expect *e, int own_proc)
 	static const char *const maybe[] = { "/proc/sys",
 	    "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/dev/console" };
 	struct strv skip = { 0 };
-	char line[LINE_MAX_];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct mtab t;
 
 	*e = (struct expect){ 0 };
-	if (f == NULL)
+	if (mtab_read(0, &t) < 0)
 		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		host_line(e, line, &skip);
-	fclose(f);
+	for (size_t i = 0; i < t.n; i++)
+		host_mount(e, &t.m[i], &skip);
+	mtab_free(&t);
 	strv_free(&skip);
 	for (size_t i = 0; i < sizeof(dev) / sizeof(*dev); i++)
 		plan_mp(e, dev[i], 1, 1);
