@@ -129,12 +129,16 @@ build/prof/%.o: src/%.c $(CJSON_SRC)/cJSON.h | build
 build/prof/sbexec: $(PROF_OBJS) build/cJSON.o build/seccomp-bpf.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
+# The linker's map of sbexec's own link: what each object puts in it.
+build/sbexec.map: $(OBJS) build/cJSON.o build/seccomp-bpf.o
+	$(CC) $(LDFLAGS) -Wl,-Map=$@ -o build/sbexec.mapped $^
+
 deps:
 	@scripts/deps
 
 # Benchmarks, not tests: the tables and BENCHMARKS.md (about 6 minutes).
 # bench-peers installs firejail and srt to compare with (optional).
-bench: deps sbexec build/prof/sbexec
+bench: deps sbexec build/prof/sbexec build/sbexec.map
 	bench/run
 
 bench-peers:

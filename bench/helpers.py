@@ -532,6 +532,83 @@ def cmd_profile(args):
     print("| **total, median call** | %s |" % " | ".join(totals))
 
 
+def cmd_profile_sum(args):
+    """FILE STEP...: the sum of the median ms of the named steps (each
+    matched by its first words) in prof.c's FILE."""
+    _, values = read_profile(args[0])
+    total = 0
+    for want in args[1:]:
+        for step, v in values.items():
+            if step.startswith(want):
+                total += statistics.median(v)
+    print("%.3f" % (total / 1e6))
+
+
+# A map's kept input sections: " .text.x  0xADDR  0xSIZE  FILE", the
+# name on a line of its own when it is long. Discarded ones sit at 0.
+MAP_LINE = re.compile(r"^ (\.\S+)?\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S+)$")
+NOT_IN_FILE = (".bss", ".tbss", ".debug", ".comment", ".note")
+
+
+def map_sizes(path):
+    """FILE (an object or an archive member) -> bytes it puts in the
+    binary, from an ld map."""
+    sizes, section = {}, None
+    for line in open(path):
+        if line.startswith(" .") and len(line.split()) == 1:
+            section = line.split()[0]
+            continue
+        m = MAP_LINE.match(line.rstrip("\n"))
+        if not m:
+            section = None
+            continue
+        name = m.group(1) or section
+        section = None
+        if not name or name.startswith(NOT_IN_FILE) or int(m.group(2), 16) == 0:
+            continue
+        sizes[m.group(4)] = sizes.get(m.group(4), 0) + int(m.group(3), 16)
+    return sizes
+
+
+def map_group(obj):
+    """build/net/proxy.o -> src/net/, libc.a(vfprintf.lo) -> musl."""
+    if "libc.a(" in obj or "/musl/" in obj:
+        return "musl"
+    if obj.endswith("cJSON.o"):
+        return "cJSON"
+    if obj.endswith("seccomp-bpf.o"):
+        return "the seccomp programs"
+    parts = obj.split("/")
+    if len(parts) >= 2 and parts[0] == "build":
+        return "src/" + ("/".join(parts[1:-1]) + "/" if len(parts) > 2 else "")
+    return "other (crt, libgcc)"
+
+
+def cmd_mapsize(args):
+    """MAP: a markdown table of what each part of the source and of musl
+    puts in the binary (code, read-only data and data), largest first,
+    with musl's largest members named."""
+    sizes = map_sizes(args[0])
+    groups, members = {}, {}
+    for obj, n in sizes.items():
+        g = map_group(obj)
+        groups[g] = groups.get(g, 0) + n
+        if g == "musl":
+            m = re.search(r"\(([^)]*)\)", obj)
+            key = (m.group(1) if m else obj).rsplit(".", 1)[0]
+            members[key] = members.get(key, 0) + n
+    total = sum(groups.values())
+    print("| part | KiB | share |")
+    print("|---|---:|---:|")
+    for g, n in sorted(groups.items(), key=lambda x: -x[1]):
+        print("| %s | %.1f | %.0f%% |" % (g, n / 1024, 100.0 * n / total))
+    top = sorted(members.items(), key=lambda x: -x[1])[:12]
+    print("| **total** | %.1f | 100%% |" % (total / 1024))
+    print("")
+    print("musl's largest parts: " + ", ".join(
+        "`%s` %.1f" % (k, v / 1024) for k, v in top) + " KiB.")
+
+
 def main():
     if len(sys.argv) < 2:
         die("usage: helpers.py COMMAND ARGS...")
@@ -539,7 +616,8 @@ def main():
             "tail": cmd_tail,
             "peakrss": cmd_peakrss, "scale": cmd_scale,
             "strace-count": cmd_strace_count, "phases": cmd_phases,
-            "perfstat": cmd_perfstat, "profile": cmd_profile}
+            "perfstat": cmd_perfstat, "profile": cmd_profile,
+            "profile-sum": cmd_profile_sum, "mapsize": cmd_mapsize}
     fn = cmds.get(sys.argv[1])
     if fn is None:
         die("unknown command " + sys.argv[1])
