@@ -103,6 +103,13 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	return p;
 }
 
+void *vfork_stack(void)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+
+	return stack + sizeof(stack);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

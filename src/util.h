@@ -28,6 +28,11 @@ void util_msg_sink(int (*sink)(const char *line, size_t len));
 void *xmalloc(size_t n);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
+
+/* The top of the stack for a child that borrows its parent's memory
+ * until it execs or exits (CLONE_VM|CLONE_VFORK): the parent waits
+ * meanwhile, so one stack serves every such child of a process. */
+void *vfork_stack(void);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A growable array of strings, NULL-terminated at every step. */

@@ -63,7 +63,6 @@ fail:
  * the sanitizer build, as supervise.c's child). */
 static pid_t start_command(struct command_args *a)
 {
-	static char stack[32 * 1024] __attribute__((aligned(16)));
 	pid_t pid;
 
 	if (FORK_ONLY) {
@@ -71,7 +70,7 @@ static pid_t start_command(struct command_args *a)
 			command(a);
 		return pid;
 	}
-	return clone(command, stack + sizeof(stack),
+	return clone(command, vfork_stack(),
 	    CLONE_VM | CLONE_VFORK | SIGCHLD, a);
 }
 

@@ -143,7 +143,7 @@ static int child_main(void *arg)
 }
 
 /* The child execs at once (bwrap, or a bypassed binary): it borrows
- * sbexec's memory until then, on a stack of its own, and sbexec waits
+ * sbexec's memory until then, on vfork_stack(), and sbexec waits
  * (CLONE_VM|CLONE_VFORK), so nothing is copied. It touches only its own
  * descriptors, limits and signal state, which clone keeps apart. The
  * Landlock backend's child lives on as the tree's init: a real fork. */
@@ -165,7 +165,6 @@ static pid_t clone_into(int dirfd)
 
 static pid_t start_child(struct child_args *a)
 {
-	static char stack[64 * 1024] __attribute__((aligned(16)));
 	struct cgroup *cg = a->s->cg;
 	pid_t pid;
 
@@ -181,7 +180,7 @@ static pid_t start_child(struct child_args *a)
 		if ((pid = fork()) == 0)
 			child_main(a);
 	} else {
-		pid = clone(child_main, stack + sizeof(stack),
+		pid = clone(child_main, vfork_stack(),
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, a);
 	}
 	if (pid < 0)

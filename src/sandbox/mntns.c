@@ -11,9 +11,10 @@
  * noexec but the executable trees (noexec.c). setns(CLONE_NEWUSER)
  * wants a caller alone in its thread group with a filesystem context of
  * its own: a child that borrows sbexec's memory while sbexec waits
- * (CLONE_VM|CLONE_VFORK, as spawn.c's), on a stack of its own, which
- * copies no page table and leaves sbexec no page to fault back in. It
- * makes system calls only, and nothing of the sandbox's runs yet. */
+ * (CLONE_VM|CLONE_VFORK, as spawn.c's), on the stack spawn.c's child
+ * used (vfork_stack), which copies no page table and leaves sbexec no
+ * page to fault back in. It makes system calls only, and nothing of the
+ * sandbox's runs yet. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -85,7 +86,6 @@ static char *failed(int st, const struct strv *trees)
 
 int mntns_private(pid_t pid, const struct strv *trees, char **why)
 {
-	static char stack[16 * 1024] __attribute__((aligned(16)));
 	char path[64];
 	int fd, st = 0;
 	pid_t child;
@@ -100,7 +100,7 @@ int mntns_private(pid_t pid, const struct strv *trees, char **why)
 			close(fd);
 		return -1;
 	}
-	child = clone(helper, stack + sizeof(stack), CLONE_VM | CLONE_VFORK |
+	child = clone(helper, vfork_stack(), CLONE_VM | CLONE_VFORK |
 	    SIGCHLD, &(struct helper_args){ fd, trees });
 	if (child < 0)
 		die(EXIT_SBEXEC, "mount namespace helper");
