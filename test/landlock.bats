@@ -401,3 +401,21 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	run -125 cffprobe sample.mp4
 	assert_output --partial "cannot keep $W/out/ro (filesystem.allowRead"
 }
+
+# Root keeps its bounding set across exec unless securebits say
+# otherwise; both need CAP_SETPCAP. Root that comes without it (setpriv
+# takes it out of the bounding set, so the exec of sbexec does not grant
+# it) cannot empty the set: the command would get it back by its own
+# exec, so nothing runs.
+@test "landlock: root without CAP_SETPCAP, whose command would regain its capabilities, is refused with 125" {
+	[ "$(id -u)" -eq 0 ] || skip "runs as root (the tests run as $(id -un))"
+	# Without sbexec such a root's programs run with capabilities.
+	run -0 setpriv --bounding-set -setpcap -- sh -c \
+		'grep "^CapEff:" /proc/self/status'
+	assert_output --regexp '^CapEff:[[:space:]]+0*[1-9a-f]'
+	run -0 csbx sh -c 'echo ran'
+	assert_output ran
+	run -125 setpriv --bounding-set -setpcap -- "$IN" "$SBEXEC" sh -c 'echo ran'
+	assert_output --partial "the capability bounding set (uid 0 without CAP_SETPCAP)"
+	refute_output --partial ran
+}

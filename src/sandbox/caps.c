@@ -51,12 +51,15 @@ static int effective(int cap)
 	return (d[cap / 32].effective >> (cap % 32)) & 1;
 }
 
-/* Is any capability left in the bounding set? */
+/* Is any capability left in the bounding set? The kernel's are numbered
+ * from 0 without a gap: EINVAL is the first past its last. */
 static int bounding_left(void)
 {
+	int in;
+
 	for (int cap = 0; cap < CAP_MAX; cap++)
-		if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1)
-			return 1;
+		if ((in = prctl(PR_CAPBSET_READ, cap, 0, 0, 0)) != 0)
+			return in == 1 || errno != EINVAL;
 	return 0;
 }
 
@@ -69,8 +72,8 @@ static int drop_bounding(const char **what)
 		return -1;
 	*what = "the capability bounding set";
 	for (int cap = 0; cap < CAP_MAX; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-			return -1;
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
+			return errno == EINVAL ? 0 : -1;
 	return 0;
 }
 
@@ -90,8 +93,9 @@ int caps_drop(const char **what)
 		return -1;
 	/* uid 0 would be given its bounding set back by exec. */
 	*what = "the capability bounding set (uid 0 without CAP_SETPCAP)";
-	if ((getuid() == 0 || geteuid() == 0) && bounding_left() &&
-	    !(prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) & SECBIT_NOROOT_)) {
+	if ((getuid() == 0 || geteuid() == 0) &&
+	    !(prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) & SECBIT_NOROOT_) &&
+	    bounding_left()) {
 		errno = EPERM;
 		return -1;
 	}
