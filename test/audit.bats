@@ -181,13 +181,44 @@ full_disk_keeps_the_end_record() {
 	assert_output --partial "the end record could not be written to the audit: No space left on device; exit status 125, not 3"
 }
 
-@test "a record after a line left cut in the audit file begins a line of its own" {
+@test "a record after a line left cut in the audit file is written again on a line of its own" {
 	printf '{"type":"start","id":"cut' >"$AUDIT"
 	run -3 sbx sh -c 'exit 3'
+	run head -n 1 "$AUDIT"
+	assert_output --regexp '^\{"type":"start","id":"cut\{"type":"start",'
 	run jsonl <(tail -n +2 "$AUDIT")
 	assert_success
 	assert_line "start null"
 	assert_line "end 3"
+}
+
+# Another writer appends 64 KiB lines, each in one write, while sbexec
+# appends its records: the kernel grows the file a page at a time during
+# such a write, so the file's last byte is often in the middle of that
+# line. A record must neither take it for a line left cut (a newline put
+# in front makes a blank line, or cuts the other line in two) nor lose
+# itself.
+@test "records appended while another writer appends long lines are each a line of their own" {
+	python3 - "$AUDIT" "$T/stop" <<-'EOF' &
+		import json, os, sys, time
+		fd = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+		line = (json.dumps({"type": "other", "pad": "x" * 65536}) + "\n").encode()
+		while not os.path.exists(sys.argv[2]):
+		    os.write(fd, line)
+		    time.sleep(0.0005)
+	EOF
+	local writer=$! i
+	for i in $(seq 40); do
+		sbx sh -c 'exit 3' || [ $? -eq 3 ]
+	done
+	touch "$T/stop"
+	wait "$writer"
+	run jsonl "$AUDIT"
+	assert_success
+	run grep -c '^end 3$' <<<"$output"
+	assert_output 40
+	run grep -c '^start null$' < <(jsonl "$AUDIT")
+	assert_output 40
 }
 
 @test "--check warns when an allowWrite path shares a filesystem with the audit file" {
