@@ -234,10 +234,10 @@ static int reserve_room(off_t end, size_t len)
 /* Did the record of LEN bytes that ends at the descriptor's offset
  * (where O_APPEND left it) land after a line another writer left cut (a
  * full disk, an older sbexec)? Looked at once the record is written:
- * the byte before it is final then. The file's last byte before the
- * write may be another writer's record half copied (the kernel grows
- * the size a page at a time), and a newline put in front on its word
- * cut that record in two lines (make bench's 200 concurrent calls). */
+ * the byte before it is final then. Before the write, the file's last
+ * byte may be inside another writer's record still being copied (the
+ * kernel grows the size a page at a time): a newline put in front on
+ * that evidence left a blank line (make bench's 200 concurrent calls). */
 static int glued(size_t len)
 {
 	off_t end = lseek(a.fd, 0, SEEK_CUR);
