@@ -44,7 +44,9 @@ static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
 
 /* The command itself: the child of the sandbox's init (DESIGN 5), or the
  * bypassed binary. 0 when it is not known (yet). */
-static pid_t command_pid(const struct sup *s)
+static void status_read(struct sup *s);
+
+static pid_t command_pid(struct sup *s)
 {
 	char path[64];
 	unsigned long long pid = 0;
@@ -52,6 +54,8 @@ static pid_t command_pid(const struct sup *s)
 
 	if (!s->sandboxed)
 		return s->child;
+	if (s->init_pid <= 0)
+		status_read(s);
 	if (s->init_pid <= 0)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
@@ -198,6 +202,8 @@ static void on_signal(struct sup *s)
 	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
 			reap(s);
+			if (s->reaped)
+				status_read(s);
 			continue;
 		}
 		if (si.ssi_signo == SIGCONT)
@@ -237,6 +243,27 @@ static void on_status(struct sup *s)
 	/* The Landlock guard's word that the command is executing. */
 	if (find_number(s->status, "\"exec\"") > 0)
 		s->released = 1;
+}
+
+/* bwrap writes its first record (the init's pid and its namespaces) in
+ * pieces while it sets up, a wake-up of sbexec's for each. Until the
+ * filter's first buffer is read it is not watched but read when it is
+ * needed: at that check, for a signal to deliver, and when bwrap exits
+ * (its end, or an error, closes the pipe). */
+static int status_held(const struct sup *s)
+{
+	return s->run != NULL && s->run->feed.wr >= 0;
+}
+
+static void status_read(struct sup *s)
+{
+	size_t len;
+
+	do {
+		len = s->status_len;
+		if (s->status_fd >= 0)
+			on_status(s);
+	} while (s->status_fd >= 0 && s->status_len > len);
 }
 
 static int closed(const struct sup *s)
@@ -346,6 +373,7 @@ static void on_feed(struct sup *s, short revents)
 		return;
 	}
 	prof_mark("bwrap: namespaces, mounts, until it reads the filter");
+	status_read(s);
 	if (s->init_pid <= 0)
 		why = xstrdup("bwrap did not say which process it set up");
 	else if (mntns_private(s->init_pid, &s->run->expect->exec, &why) == 0 &&
@@ -444,7 +472,7 @@ static void loop(struct sup *s)
 	while (!done(s)) {
 		n = 0;
 		p[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
-		st = s->status_fd < 0 ? -1 : (int)n;
+		st = s->status_fd < 0 || status_held(s) ? -1 : (int)n;
 		if (st >= 0)
 			p[n++] = (struct pollfd){ .fd = s->status_fd,
 			    .events = POLLIN };
