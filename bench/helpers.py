@@ -44,9 +44,11 @@ def bwrap_argv(variant, dry_run_text):
       sh        the command through /bin/sh -c 'exec ...', the layer
                 that sbexec's launcher replaced
       cmd       only the command itself (what runs natively)
-    The launcher (sbexec's own binary from a descriptor, with the
-    command's environment in a memfd) needs descriptors that only sbexec
-    passes: bare bwrap execs the command itself.
+      launch    through sbexec's launcher (the no-new-code layer), its
+                binary on fd 5 and the command's environment on fd 6,
+                which the caller provides (a file as sbexec's memfd)
+    Otherwise bare bwrap execs the command itself: the launcher's own
+    descriptors are sbexec's (its binary, a memfd).
     """
     line = next((l for l in dry_run_text.splitlines()
                  if l.startswith("argv:")), None)
@@ -57,8 +59,9 @@ def bwrap_argv(variant, dry_run_text):
     opts, cmd = argv[:sep], argv[sep + 1:]
     # cmd is [binShell, -c, "exec 'path' 'arg'..."] (or, for a very long
     # line, [binShell, -c, 'exec "$0" "$@"', path, args...]).
+    launcher = None
     if len(cmd) > 6 and cmd[1] == "--sbexec-launch":
-        cmd = cmd[6:]		# launcher, its environment and hand-ins
+        launcher, cmd = cmd[:6], cmd[6:]  # its environment and hand-ins
     if len(cmd) < 3 or cmd[1] != "-c":
         inner = cmd		# no shell: the command itself
     elif len(cmd) > 3:
@@ -85,6 +88,11 @@ def bwrap_argv(variant, dry_run_text):
             opts = opts + ["--share-net"]
         elif v == "nosh":
             cmd = inner
+        elif v == "launch":
+            if launcher is None or launcher[3:6] != ["-", "-", "-"]:
+                die("no launcher without hand-ins in sbexec's argv")
+            cmd = ["/proc/self/fd/5", "--sbexec-launch", "6", "-", "-",
+                   "-"] + cmd
         elif v == "sh":
             cmd = ["/bin/sh", "-c",
                    "exec " + " ".join(shlex.quote(a) for a in inner)]

@@ -3,17 +3,18 @@
  * benchmark harness (bench/run), not of sbexec.
  *
  *   timer [-w WARMUP] [-n RUNS] [-r RAWFILE] [-e ERRFILE] SPEC [;; SPEC]...
- *   SPEC: LABEL [out=null|pipe|file:PATH] [fd3=PATH] [fd4=PATH] -- ARGV...
+ *   SPEC: LABEL [out=null|pipe|file:PATH] [fdN=PATH]... -- ARGV...
  *
  * Each command is started with posix_spawn (stdin /dev/null, stderr
  * appended to ERRFILE, else /dev/null) and timed from just before the
  * spawn to its reaping, with CLOCK_MONOTONIC. out=pipe: stdout is a pipe
  * that the timer drains with 128 KiB reads, as `| cat >/dev/null` would;
  * the time ends when the pipe is at EOF and the command reaped.
- * out=file:PATH: PATH is truncated before the clock starts. fd3=, fd4=:
- * that descriptor is PATH (fd3 opened for writing, fd4 for reading), for
- * running bwrap with the --json-status-fd 3 --seccomp 4 that sbexec
- * gives it. Rounds rotate the starting command so that no command always
+ * out=file:PATH: PATH is truncated before the clock starts. fdN= (N 3
+ * to 9): that descriptor is PATH (fd3 opened for writing, the others for
+ * reading), for running bwrap with the --json-status-fd 3 --seccomp 4
+ * that sbexec gives it, and sbexec's launcher with its binary and the
+ * command's environment. Rounds rotate the starting command so that no command always
  * runs first. Output, one line per command:
  *   LABEL median_ns q1_ns q3_ns min_ns runs failures
  * RAWFILE gets every sample: LABEL round ns status. A command that exits
@@ -36,7 +37,7 @@ enum out { OUT_NULL, OUT_PIPE, OUT_FILE };
 struct cmd {
 	const char *label;
 	enum out out;
-	const char *out_path, *fd3, *fd4;
+	const char *out_path, *fd[10];
 	char **argv;
 	long long *ns;
 	int failures;
@@ -82,11 +83,11 @@ static int run_one(const struct cmd *c, const char *errfile, long long *ns)
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
 		    O_WRONLY, 0);
 	}
-	if (c->fd3)
-		posix_spawn_file_actions_addopen(&fa, 3, c->fd3,
-		    O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (c->fd4)
-		posix_spawn_file_actions_addopen(&fa, 4, c->fd4, O_RDONLY, 0);
+	for (int n = 3; n < 10; n++)
+		if (c->fd[n])
+			posix_spawn_file_actions_addopen(&fa, n, c->fd[n],
+			    n == 3 ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY,
+			    0644);
 
 	t0 = now_ns();
 	if (posix_spawnp(&pid, c->argv[0], &fa, NULL, c->argv, environ) != 0)
@@ -138,7 +139,7 @@ static long long quantile(const long long *v, int n, double q)
 static void usage(void)
 {
 	fputs("usage: timer [-w WARMUP] [-n RUNS] [-r RAW] [-e ERR] LABEL "
-	    "[out=null|pipe|file:P] [fd3=P] [fd4=P] -- ARGV... [;; ...]\n",
+	    "[out=null|pipe|file:P] [fdN=P]... -- ARGV... [;; ...]\n",
 	    stderr);
 	exit(2);
 }
@@ -177,10 +178,10 @@ int main(int argc, char **argv)
 			else if (strncmp(argv[i], "out=file:", 9) == 0) {
 				c->out = OUT_FILE;
 				c->out_path = argv[i] + 9;
-			} else if (strncmp(argv[i], "fd3=", 4) == 0)
-				c->fd3 = argv[i] + 4;
-			else if (strncmp(argv[i], "fd4=", 4) == 0)
-				c->fd4 = argv[i] + 4;
+			} else if (strncmp(argv[i], "fd", 2) == 0 &&
+			    argv[i][2] >= '3' && argv[i][2] <= '9' &&
+			    argv[i][3] == '=')
+				c->fd[argv[i][2] - '0'] = argv[i] + 4;
 			else
 				usage();
 		}
