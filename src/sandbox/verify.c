@@ -59,19 +59,20 @@ static struct expect_mp *find_mp(struct expect *e, const char *mp)
 	return &e->mp[e->nmp++];
 }
 
-static void add_mp(struct expect *e, const char *mp, int min, int max)
+static struct expect_mp *add_mp(struct expect *e, const char *mp, int min,
+    int max)
 {
 	struct expect_mp *m = find_mp(e, mp);
 
 	m->min += min;
 	m->max += max;
+	return m;
 }
 
 /* Mounts of sbexec's or bwrap's own at MP. */
 static void plan_mp(struct expect *e, const char *mp, int min, int max)
 {
-	add_mp(e, mp, min, max);
-	find_mp(e, mp)->planned = 1;
+	add_mp(e, mp, min, max)->planned = 1;
 }
 
 /* One host mount: once in the sandbox (bwrap's --ro-bind / / copies
