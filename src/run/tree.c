@@ -172,6 +172,11 @@ void tree_kill(void)
 	struct list l = { 0 };
 	int st, found;
 
+	/* No child at all, so no descendant: every process of the tree has
+	 * a parent in it or, orphaned, this subreaper. The common end, a
+	 * command that left nothing, costs no walk of /proc. */
+	if (waitpid(-1, &st, __WALL | WNOHANG) < 0 && errno == ECHILD)
+		return;
 	for (;;) {
 		walk(getpid(), &l, 1);
 		for (size_t i = 1; i < l.n; i++)
