@@ -325,6 +325,29 @@ duration() {
 	assert_equal "$(cat "$T/out")" $'ready\ngot-HUP'
 }
 
+@test "a SIGTERM sent while bwrap sets up reaches the command once it runs" {
+	# Until bwrap has set up, sbexec has no pid of the command to give
+	# it to: it is held, and given as soon as the command is there.
+	edited_bwrap 'sleep 1'
+	policy ", \"bwrap\": \"$T/bwrap\",
+	  \"limits\": {\"timeoutMs\": 15000, \"killAfterMs\": 500}"
+	background "$SBEXEC" sh -c "trap 'echo got-TERM; exit 7' TERM; echo ready
+		while :; do sleep 0.1; done" >"$T/out"
+	# bwrap has started (sbexec's signals are its loop's by then), and
+	# the command has not.
+	wait_for 10 pgrep -P "$PID" >/dev/null
+	[ ! -s "$T/out" ]
+	kill -TERM "$PID"
+	SECONDS=0
+	status=0
+	wait "$PID" || status=$?
+	# Killed before its trap was set (143), or by way of it (7): not the
+	# timeout's 124 after 15 s.
+	[ "$status" -eq 143 ] || [ "$status" -eq 7 ]
+	[ "$SECONDS" -lt 10 ]
+	[ "$(end_field timedOut)" = false ]
+}
+
 @test "SIGKILL of sbexec leaves no process of the sandbox behind" {
 	mark="SBX_MARK_$$_$RANDOM"
 	pattern="SBX_MAR[K]_${mark#SBX_MARK_}"
