@@ -7,10 +7,11 @@
  * (one per hierarchy, as sbexec makes one in each of pids, memory,
  * cpuacct and freezer), fork a child that writes "0" to each one's
  * cgroup.procs (its thread group) or tasks (its one thread), or joins
- * nothing, and execs PROGRAM; wait; remove the cgroups. Prints the median time of a round in microseconds. The
- * gap lets the kernel's lock go cold, as between calls that each take
- * longer than a grace period: back to back, cgroup.procs finds it warm
- * from the round before and pays nothing. procs against tasks is the
+ * nothing, and execs PROGRAM; wait; remove the cgroups. Prints the
+ * median time of a round in microseconds. The gap lets the kernel's
+ * lock go cold, as between calls that each take longer than a grace
+ * period: back to back, cgroup.procs finds it warm from the round
+ * before and pays nothing. procs against tasks is the
  * RCU grace period the kernel waits out before it moves a thread group
  * (percpu_down_write of the fork path's lock). */
 #define _GNU_SOURCE

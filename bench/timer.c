@@ -14,8 +14,8 @@
  * to 9): that descriptor is PATH (fd3 opened for writing, the others for
  * reading), for running bwrap with the --json-status-fd 3 --seccomp 4
  * that sbexec gives it, and sbexec's launcher with its binary and the
- * command's environment. Rounds rotate the starting command so that no command always
- * runs first. Output, one line per command:
+ * command's environment. Rounds rotate the starting command so that no
+ * command always runs first. Output, one line per command:
  *   LABEL median_ns q1_ns q3_ns min_ns runs failures
  * RAWFILE gets every sample: LABEL round ns status. A command that exits
  * non-zero counts as a failure (its time is still recorded). */
