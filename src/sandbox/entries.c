@@ -9,7 +9,13 @@
 #include "sandbox/entries.h"
 #include "util.h"
 
-#define CHUNK 32768		/* about 1000 short names a call */
+/* The first buffer holds a hundred short names, as most directories on
+ * the way to a hidden path have, from the heap sbexec already has;
+ * each next one is twice as large, so a directory of 10,000 takes
+ * about as many calls as it would in chunks of 32 KiB. A first buffer
+ * of 64 KiB was an mmap and a munmap of its own, and its faults, for
+ * each directory. */
+#define FIRST 4096
 
 struct rec {			/* struct linux_dirent64 */
 	uint64_t ino;
@@ -42,8 +48,8 @@ int entries_read(int fd, long max, struct entries *e)
 
 	*e = (struct entries){ 0 };
 	do {
-		if (e->cap - e->len < CHUNK) {
-			e->cap += 2 * CHUNK;
+		if (e->cap - e->len < e->cap / 2 || e->cap == 0) {
+			e->cap = e->cap ? 2 * e->cap : FIRST;
 			e->buf = xreallocarray(e->buf, e->cap, 1);
 		}
 		got = syscall(SYS_getdents64, fd, e->buf + e->len,
