@@ -2,7 +2,7 @@
  * for sbexec's Landlock backend. Part of the benchmark harness (bench/run),
  * not of sbexec.
  *
- *   ll-launch [-x HIDDEN]... ARGV...
+ *   ll-launch [-g] [-s FILTER] [-x HIDDEN]... ARGV...
  *
  * Fork; in the child a new session, a ruleset that handles every
  * filesystem right of ABI 1-3 the kernel knows (ABI 1 and 2 know fewer)
@@ -16,9 +16,18 @@
  * trailing slash): Landlock only grants, so each directory on the way
  * to a hidden entry gets listing only and each of its other entries a
  * rule of its own, as any Landlock sandbox that hides it must (links
- * get none). The least that a plan hiding the same entries costs. */
+ * get none). The least that a plan hiding the same entries costs.
+ *
+ * With -s, the child also loads FILTER, a seccomp program as bwrap's
+ * --seccomp takes it (sbexec's own, from bench/filter-dump.c), after
+ * the ruleset. With -g, a guard stands between the launcher and the child:
+ * a subreaper that waits for the command, then for every orphan it
+ * left, and exits with the command's status, as sbexec's guard does
+ * where no PID namespace ends them. Both are what any Landlock sandbox
+ * with sbexec's containment must do, whatever else it does. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +107,51 @@ static int grant(int rs, const char *path, unsigned char type)
 	return rc;
 }
 
+/* linux/filter.h and linux/seccomp.h, which musl's headers lack. */
+struct sock_filter {
+	uint16_t code;
+	uint8_t jt, jf;
+	uint32_t k;
+};
+
+struct sock_fprog {
+	unsigned short len;
+	struct sock_filter *filter;
+};
+
+#define SECCOMP_MODE_FILTER 2
+
+static char *filter;
+static size_t filter_len;
+
+static void read_filter(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+
+	filter = malloc(65536);
+	if (f == NULL || filter == NULL ||
+	    (filter_len = fread(filter, 1, 65536, f)) == 0 ||
+	    filter_len % sizeof(struct sock_filter) != 0) {
+		fprintf(stderr, "ll-launch: %s: not a seccomp program\n", path);
+		exit(2);
+	}
+	fclose(f);
+}
+
+static void load_filter(void)
+{
+	struct sock_fprog fp = {
+		(unsigned short)(filter_len / sizeof(struct sock_filter)),
+		(struct sock_filter *)(void *)filter
+	};
+
+	if (filter != NULL &&
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0) < 0) {
+		perror("ll-launch: seccomp");
+		_exit(125);
+	}
+}
+
 static void restrict_self(void)
 {
 	long abi = syscall(SYS_ll_create_ruleset, NULL, 0, 1);
@@ -115,24 +169,58 @@ static void restrict_self(void)
 	close(rs);
 }
 
+static _Noreturn void command(char **argv)
+{
+	setsid();
+	restrict_self();
+	load_filter();
+	execv(argv[0], argv);
+	perror(argv[0]);
+	_exit(127);
+}
+
+/* The guard: the command in a child, then every orphan reaped. */
+static _Noreturn void guard_run(char **argv)
+{
+	pid_t cmd, pid;
+	int st, code = 125;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 || (cmd = fork()) < 0)
+		_exit(125);
+	if (cmd == 0)
+		command(argv);
+	while ((pid = waitpid(-1, &st, 0)) > 0 || errno == EINTR)
+		if (pid == cmd)
+			code = WIFEXITED(st) ? WEXITSTATUS(st) :
+			    128 + WTERMSIG(st);
+	_exit(code);
+}
+
 int main(int argc, char **argv)
 {
+	int guard = 0;
 	pid_t pid;
 	int st;
 
 	hidden = calloc((size_t)argc, sizeof(*hidden));
-	for (; argc > 2 && strcmp(argv[1], "-x") == 0; argc -= 2, argv += 2)
-		hidden[nhidden++] = argv[2];
-	if (argc < 2 || hidden == NULL) {
-		fprintf(stderr, "usage: ll-launch [-x HIDDEN]... ARGV...\n");
+	for (; argc > 1 && argv[1][0] == '-'; argc--, argv++)
+		if (strcmp(argv[1], "-g") == 0)
+			guard = 1;
+		else if (argc > 2 && strcmp(argv[1], "-x") == 0)
+			hidden[nhidden++] = argv[2], argc--, argv++;
+		else if (argc > 2 && strcmp(argv[1], "-s") == 0)
+			read_filter(argv[2]), argc--, argv++;
+		else
+			break;
+	if (argc < 2 || argv[1][0] == '-' || hidden == NULL) {
+		fprintf(stderr, "usage: ll-launch [-g] [-s FILTER] "
+		    "[-x HIDDEN]... ARGV...\n");
 		return 2;
 	}
 	if ((pid = fork()) == 0) {
-		setsid();
-		restrict_self();
-		execv(argv[1], argv + 1);
-		perror(argv[1]);
-		_exit(127);
+		if (guard)
+			guard_run(argv + 1);
+		command(argv + 1);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0)
 		return 125;
