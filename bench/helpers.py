@@ -13,6 +13,7 @@ number (it exits non-zero only when it cannot measure at all).
   scale N ROUNDS DIR -- NATIVE... -- SBEXEC...   concurrency test
   strace-count FILE       `strace -c` output -> "name count" lines
   phases TOOL POLICY FILE...  phases of traced runs of sbexec alone
+  forks CMD LABEL=TOP:FILE... phases of runs by their forks and execs
   perfstat FILE [EVENT]   EVENT's count (task-clock: msec) from `perf stat -x,`
 """
 import json
@@ -478,6 +479,79 @@ def cmd_phases(args):
                                                   100 * v / total, n))
 
 
+# ---------------------------------------------------------------- forks
+FORK_PHASES = ("its exec -> the guard's fork",
+               "the guard's fork -> the command's fork",
+               "the command's fork -> its exec",
+               "the command's exec -> its exit",
+               "the command's exit -> the launcher's exit",
+               "**total**")
+
+
+def forks_of(path, top, cmd):
+    """Each run in `perf script` output of sched_process_{exec,fork,exit}:
+    from the exec of a program whose path ends in TOP, the times of its
+    child's fork (the guard), the guard's child's fork (the command),
+    the command's exec of a path ending in CMD, the command's exit and
+    TOP's exit."""
+    pat = re.compile(r"\s(\d+)\s+(?:\[\d+\]\s+)?([\d.]+):\s+"
+                     r"sched:(sched_process_\w+):\s*(.*)")
+    runs, cur = [], None
+    for line in open(path, errors="replace"):
+        m = pat.search(line)
+        if not m:
+            continue
+        pid, t, ev, rest = int(m.group(1)), float(m.group(2)), \
+            m.group(3), m.group(4)
+        kv = dict(re.findall(r"(\w+)=(\S+)", rest))
+        if ev == "sched_process_exec" and \
+                kv.get("filename", "").endswith("/" + top):
+            cur = {"top": pid, "t": [t]}
+            runs.append(cur)
+        elif cur is None:
+            continue
+        elif ev == "sched_process_fork":
+            parent, child = int(kv["pid"]), int(kv["child_pid"])
+            if parent == cur["top"] and "guard" not in cur:
+                cur["guard"] = child
+                cur["t"].append(t)
+            elif parent == cur.get("guard") and "cmd" not in cur:
+                cur["cmd"] = child
+                cur["t"].append(t)
+        elif ev == "sched_process_exec" and pid == cur.get("cmd") and \
+                kv.get("filename", "").endswith("/" + cmd):
+            cur["t"].append(t)
+        elif ev == "sched_process_exit" and int(kv["pid"]) in \
+                (cur.get("cmd"), cur["top"]) and len(cur["t"]) in (4, 5):
+            cur["t"].append(t)
+    return [r["t"] for r in runs if len(r["t"]) == 6]
+
+
+def cmd_forks(args):
+    """forks CMD LABEL=TOP:FILE...: a table of each FORK_PHASES' median
+    (ms) for each column, from forks_of(FILE, TOP, CMD), and the
+    difference of the first column from the second."""
+    cmd, cols = args[0], []
+    for a in args[1:]:
+        label, rest = a.split("=", 1)
+        top, path = rest.split(":", 1)
+        runs = forks_of(path, top, cmd)
+        if not runs:
+            die("no complete run of %s in %s" % (top, path))
+        ph = [[r[i + 1] - r[i] for r in runs] for i in range(5)]
+        ph.append([r[5] - r[0] for r in runs])
+        cols.append((label, [statistics.median(v) * 1e3 for v in ph],
+                     len(runs)))
+    print("| phase | " + " | ".join("%s ms (%d runs)" % (c[0], c[2])
+                                    for c in cols) +
+          (" | difference ms |" if len(cols) == 2 else " |"))
+    print("|---|" + "---:|" * (len(cols) + (len(cols) == 2)))
+    for i, name in enumerate(FORK_PHASES):
+        v = [c[1][i] for c in cols]
+        print("| %s | " % name + " | ".join("%.3f" % x for x in v) +
+              (" | %+.3f |" % (v[0] - v[1]) if len(v) == 2 else " |"))
+
+
 def cmd_perfstat(args):
     """`perf stat -x, -e EVENT,...` output -> EVENT's mean count (for
     task-clock, msec)."""
@@ -624,6 +698,7 @@ def main():
             "tail": cmd_tail,
             "peakrss": cmd_peakrss, "scale": cmd_scale,
             "strace-count": cmd_strace_count, "phases": cmd_phases,
+            "forks": cmd_forks,
             "perfstat": cmd_perfstat, "profile": cmd_profile,
             "profile-sum": cmd_profile_sum, "mapsize": cmd_mapsize}
     fn = cmds.get(sys.argv[1])
