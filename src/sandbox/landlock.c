@@ -301,18 +301,64 @@ static int grant_child(struct ctx *c, const char *path, int dir,
 	return rc;
 }
 
+static char *entry_toward(const char *path, const char *needed);
+
+/* The name of the entry of PATH that TREE is or lies in, pushed on
+ * HOLES. */
+static void hole_toward(struct strv *holes, const char *path,
+    const char *tree)
+{
+	char *name = entry_toward(path, tree);
+
+	if (name != NULL)
+		strv_push(holes, name);
+	free(name);
+}
+
+/* The entries of the directory PATH that something hidden is or lies
+ * in (hole_at's trees and the plan's hidden entries): any other entry
+ * of it is granted whole, and is neither named nor looked up. */
+static void holes_in(const struct ctx *c, const char *path,
+    struct strv *holes)
+{
+	size_t n;
+	const char *const *sys = kernfs_hidden_sys(&n);
+
+	for (size_t i = 0; i < sizeof(hidden_trees) / sizeof(*hidden_trees);
+	    i++)
+		hole_toward(holes, path, hidden_trees[i]);
+	for (size_t i = 0; i < n; i++)
+		hole_toward(holes, path, sys[i]);
+	for (size_t i = 0; i < c->p->n; i++)
+		if (is_hidden(&c->p->m[i]))
+			hole_toward(holes, path, c->p->m[i].path);
+}
+
+static int named(const struct strv *holes, const char *name)
+{
+	for (size_t i = 0; i < holes->n; i++)
+		if (strcmp(holes->v[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 /* Every entry E of the directory PATH, open as DIR, but links. */
 static int grant_entries(struct ctx *c, const char *path, int dir,
     struct entries *e, uint64_t access)
 {
+	struct strv holes = { 0 };
 	const char *name;
 	unsigned char type;
+	int rc = 0;
 
-	while ((name = entries_next(e, &type)) != NULL)
-		if (type != DT_LNK &&
-		    grant_child(c, path, dir, name, type, access) < 0)
-			return -1;
-	return 0;
+	holes_in(c, path, &holes);
+	while (rc == 0 && (name = entries_next(e, &type)) != NULL)
+		if (type != DT_LNK)
+			rc = named(&holes, name) ?
+			    grant_child(c, path, dir, name, type, access) :
+			    add_rule_at(c, dir, name, type, access);
+	strv_free(&holes);
+	return rc < 0 ? -1 : 0;
 }
 
 /* NAME made absolute against the working directory, "file:" dropped:
