@@ -57,9 +57,11 @@ int sandbox_fallback(const struct policy *pol, const struct command *cmd,
     char *const *args, struct sandbox_io *io, struct strv *out,
     const char *reason, char **why);
 
-/* The pipe for bwrap's --seccomp, with the full filter or the one that
- * allows AF_UNIX when allowUnixSockets is set, padded past one buffer
- * with instructions that are never reached. */
+/* The pipe for bwrap's --seccomp, with the run's filter (filter.c's, for
+ * the policy's flags) and after it one instruction that is never
+ * reached: the program in the pipe's one buffer, the instruction left
+ * for after the check (padded to fill a larger pipe, where one page
+ * cannot be set). */
 void sandbox_seccomp(const struct policy *pol, struct seccomp_feed *f);
 
 #endif
