@@ -36,6 +36,8 @@
 #define NOTIF_RECV ((int)0xc0502100U)	/* musl: an int request */
 #define NOTIF_SEND ((int)0xc0182101U)
 #define NOTIF_ID_VALID 0x40082102
+#define NOTIF_SET_FLAGS 0x40082104
+#define FD_SYNC_WAKE_UP 1ULL
 #define FLAG_CONTINUE 1U
 #define FLAG_NEW_LISTENER 8U
 #define SET_MODE_FILTER 1U
@@ -141,8 +143,13 @@ static void take_listener(struct mapwatch *m)
 		return;
 	c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
 	if (c != NULL && c->cmsg_type == SCM_RIGHTS &&
-	    c->cmsg_len == CMSG_LEN(sizeof(int)))
+	    c->cmsg_len == CMSG_LEN(sizeof(int))) {
 		memcpy(&m->listener, CMSG_DATA(c), sizeof(int));
+		/* 6.6 and later: the command's process, which waits for the
+		 * answer, hands its CPU to sbexec and is handed it back, with
+		 * no wake-up across CPUs for either (EINVAL before). */
+		(void)ioctl(m->listener, NOTIF_SET_FLAGS, FD_SYNC_WAKE_UP);
+	}
 	/* The command's process sends one, or dies before: either way
 	 * the socket has served. */
 	close(m->sock);
