@@ -1,7 +1,6 @@
 /* options.c: the two invocation forms. Through a symlink the name of
  * the link is the command and every argument is the command's; only
  * the explicit "sbexec" form has options. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,15 +47,23 @@ static const char usage[] =
 "  127    the target does not exist\n"
 "  128+N  the command was killed by signal N\n";
 
-static const struct option longopts[] = {
-	{ "policy", required_argument, NULL, 'p' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "check", no_argument, NULL, 'c' },
-	{ "link", required_argument, NULL, 'l' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* The options, long and short: the short ones are the codes that are
+ * letters of "pnhV". Long names are matched whole (no abbreviations: a
+ * prefix that later means another option would change what a script
+ * asks for). */
+static const struct opt {
+	const char *name;
+	char code;
+	char arg;		/* takes a value */
+} opts[] = {
+	{ "policy", 'p', 1 },
+	{ "dry-run", 'n', 0 },
+	{ "check", 'c', 0 },
+	{ "link", 'l', 1 },
+	{ "help", 'h', 0 },
+	{ "version", 'V', 0 },
 };
+#define SHORT_OPTS "pnhV"
 
 static _Noreturn void usage_error(const char *what)
 {
@@ -71,30 +78,92 @@ static void set_mode(struct options *o, enum mode m)
 	o->mode = m;
 }
 
+static void apply(struct options *o, char code, char *arg)
+{
+	switch (code) {
+	case 'p':	o->policy = arg; break;
+	case 'n':	set_mode(o, MODE_DRY_RUN); break;
+	case 'c':	set_mode(o, MODE_CHECK); break;
+	case 'l':	set_mode(o, MODE_LINK); o->link_dir = arg; break;
+	case 'h':	fputs(usage, stdout); exit(0);
+	case 'V':	puts("sbexec " VERSION " (commit " COMMIT ")"); exit(0);
+	}
+}
+
+static const struct opt *find(const char *name, size_t len, char code)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (code ? opts[i].code == code && strchr(SHORT_OPTS, code) :
+		    strlen(opts[i].name) == len &&
+		    strncmp(opts[i].name, name, len) == 0)
+			return &opts[i];
+	usage_error("unknown option or missing argument");
+}
+
+/* "--name", "--name=VALUE" or "--name VALUE" at argv[i]; returns the
+ * index of the last word it took. */
+static int long_opt(int argc, char **argv, int i, struct options *o)
+{
+	char *name = argv[i] + 2, *eq = strchr(name, '=');
+	const struct opt *op = find(name, eq ? (size_t)(eq - name) :
+	    strlen(name), 0);
+	char *arg = eq ? eq + 1 : NULL;
+
+	if (op->arg && arg == NULL && (arg = argv[++i]) == NULL)
+		usage_error("unknown option or missing argument");
+	if (!op->arg && eq != NULL)
+		usage_error("unknown option or missing argument");
+	apply(o, op->code, arg);
+	(void)argc;
+	return i;
+}
+
+/* "-nV", "-pFILE" or "-p FILE" at argv[i], as long_opt. */
+static int short_opts(int argc, char **argv, int i, struct options *o)
+{
+	char *p;
+	char *arg;
+
+	for (p = argv[i] + 1; *p != '\0'; p++) {
+		const struct opt *op = find(NULL, 0, *p);
+
+		if (!op->arg) {
+			apply(o, op->code, NULL);
+			continue;
+		}
+		if ((arg = p[1] != '\0' ? p + 1 : argv[++i]) == NULL)
+			usage_error("unknown option or missing argument");
+		apply(o, op->code, arg);
+		break;
+	}
+	(void)argc;
+	return i;
+}
+
+/* Options until the first word that is not one ("-" is a command, "--"
+ * ends them): as getopt with "+", nothing is permuted. */
 static void explicit_form(int argc, char **argv, struct options *o)
 {
-	int c;
+	int i;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+p:nhV", longopts, NULL)) != -1)
-		switch (c) {
-		case 'p':	o->policy = optarg; break;
-		case 'n':	set_mode(o, MODE_DRY_RUN); break;
-		case 'c':	set_mode(o, MODE_CHECK); break;
-		case 'l':	set_mode(o, MODE_LINK); o->link_dir = optarg;
-				break;
-		case 'h':	fputs(usage, stdout); exit(0);
-		case 'V':	puts("sbexec " VERSION " (commit " COMMIT ")"); exit(0);
-		default:	usage_error("unknown option or missing argument");
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
 		}
+		i = argv[i][1] == '-' ? long_opt(argc, argv, i, o) :
+		    short_opts(argc, argv, i, o);
+	}
 	if (o->mode == MODE_CHECK || o->mode == MODE_LINK) {
-		if (optind != argc)
+		if (i != argc)
 			usage_error("--check and --link take no command");
 		return;
 	}
-	if (optind >= argc)
+	if (i >= argc)
 		usage_error("no command given");
-	o->cmd_argv = argv + optind;
+	o->cmd_argv = argv + i;
 }
 
 void options_parse(int argc, char **argv, struct options *o)

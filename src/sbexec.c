@@ -6,7 +6,6 @@
  * policy, decision, target, environment, sandbox argv, audit, run. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>

@@ -755,6 +755,37 @@ audit_field() {
 	assert_line --index 1 --partial "usage: sbexec"
 }
 
+@test "options: a value after = or a space or joined, short ones grouped; no abbreviation, no value where none is taken; the first word that is no option is the command" {
+	local p=$SBEXEC_POLICY opt
+	export SBEXEC_POLICY=/nonexistent/policy.json
+	for opt in "-p $p" "-p$p" "--policy $p" "--policy=$p"; do
+		# shellcheck disable=SC2086
+		run sbx $opt -n ffprobe -version
+		assert_success
+		assert_line "decision: sandbox"
+	done
+	run sbx -np "$p" ffprobe -version
+	assert_success
+	assert_line "decision: sandbox"
+	for opt in --pol --dry --help=1 --version=x; do
+		run sbx "$opt" "$p" -n ffprobe
+		assert_failure 125
+		assert_line --index 0 "sbexec: unknown option or missing argument"
+	done
+	run sbx -p
+	assert_failure 125
+	assert_line --index 0 "sbexec: unknown option or missing argument"
+	# After the command, -hide_banner is the command's (as sbexec's own
+	# it would be -h and print the usage): nothing is permuted.
+	run sbx -p "$p" ffprobe -hide_banner -version
+	assert_success
+	assert_output --partial "ffprobe version"
+	refute_output --partial "usage: sbexec"
+	run sbx -p "$p" -- -n
+	assert_failure 126
+	assert_line --index 0 --partial "sbexec: -n: not a command of the policy"
+}
+
 @test "sbexec without a command is a usage error" {
 	run sbx
 	assert_failure 125
