@@ -49,8 +49,10 @@ build/options.o build/prof/options.o: CFLAGS += -DCOMMIT='"$(COMMIT)"'
 FORCE:
 
 # cJSON is Debian's patched source, fetched and checked, never committed.
+# Its numbers are read by src/policy/number.c, not libc's strtod.
+CJSON_DEFS = -Dstrtod=policy_strtod
 build/cJSON.o: $(CJSON_SRC)/cJSON.c | build
-	$(CC) -std=c11 -Os $(SMALL) -c -o $@ $<
+	$(CC) -std=c11 -Os $(SMALL) $(CJSON_DEFS) -c -o $@ $<
 
 # The seccomp filter: libseccomp on the build host, bytes in the binary.
 build/seccomp-gen: tools/seccomp-gen.c src/sandbox/filter.h | build
@@ -73,10 +75,10 @@ HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -Isrc -I$(CJSON_SRC)
 UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/quote_roundtrip build/test/unit_net build/test/unit_util \
 	build/test/unit_tls
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) \
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) $(CJSON_DEFS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 POLICY_SRCS = $(addprefix src/policy/,policy.c schema.c keys.c commands.c \
-	netpolicy.c trust.c programs.c env.c) src/policy/devices.c \
+	netpolicy.c trust.c programs.c env.c number.c) src/policy/devices.c \
 	$(addprefix src/,path.c decide.c sha256.c util.c) $(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz \
 	build/fuzz/tlshello_fuzz
@@ -112,7 +114,7 @@ fuzz: deps $(FUZZERS)
 # sbexec under ASan and UBSan (clang, glibc, dynamic), then every suite.
 build/asan/sbexec: $(SRCS) build/seccomp-bpf.c $(CJSON_SRC)/cJSON.c
 	mkdir -p build/asan
-	clang -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) \
+	clang -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) $(CJSON_DEFS) \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-DVERSION='"$(VERSION)"' -DSYSCONFDIR='"$(SYSCONFDIR)"' \
 		-DCOMMIT='"$(COMMIT)"' -o $@ $^

@@ -219,6 +219,24 @@ audit_field() {
 		"must be an integer between 1 and 86400000"
 }
 
+@test "policy numbers are JSON's: 8.64e7 and 25e2 are integers, read exactly; 01 and 1. are not JSON" {
+	write_policy "{$CMDS, \"limits\": {\"timeoutMs\": 8.64e7, \"killAfterMs\": 25e2}}"
+	run sbx --check
+	assert_success
+	assert_line "  timeout          86400000 ms, then KILL after 2500 ms"
+	write_policy "{$CMDS, \"limits\": {\"timeoutMs\": 86399999.0, \"killAfterMs\": 0.0001e4}}"
+	run sbx --check
+	assert_success
+	assert_line "  timeout          86399999 ms, then KILL after 1 ms"
+	local n
+	for n in 01 1. -01 .5; do
+		write_policy "{$CMDS, \"limits\": {\"timeoutMs\": $n}}"
+		run sbx --check
+		assert_failure 125
+		assert_output "sbexec: $SBEXEC_POLICY: line 1: invalid JSON"
+	done
+}
+
 @test "the limits at their bounds are accepted" {
 	write_policy "{$CMDS, \"limits\": {\"timeoutMs\": 86400000, \"killAfterMs\": 0}}"
 	run sbx --check
