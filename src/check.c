@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "audit/sink.h"
 #include "check.h"
 #include "path.h"
@@ -33,19 +34,19 @@ static void print_rules(const struct policy *pol, enum fs_kind kind,
 		if (r->kind != kind)
 			continue;
 		if (r->resolved == NULL)
-			printf("  %-10s %s (does not exist; skipped)\n", label,
+			fmt_printf("  %-10s %s (does not exist; skipped)\n", label,
 			    r->path);
 		else
-			printf("  %-10s %s\n", label, r->resolved);
+			fmt_printf("  %-10s %s\n", label, r->resolved);
 	}
 }
 
 static void print_limit(const char *name, long long v)
 {
 	if (v > 0)
-		printf("  %-16s %lld\n", name, v);
+		fmt_printf("  %-16s %lld\n", name, v);
 	else
-		printf("  %-16s not set\n", name);
+		fmt_printf("  %-16s not set\n", name);
 }
 
 /* Under bwrap, whose network namespace has loopback only, IPv4 and
@@ -57,12 +58,12 @@ static void print_families(const struct policy *pol)
 	const char *inet = "AF_INET, AF_INET6";
 
 	if (pol->backend != BACKEND_LANDLOCK)
-		printf("socket families: %s%s%s; no other\n", inet,
+		fmt_printf("socket families: %s%s%s; no other\n", inet,
 		    unix_ ? ", " : "", unix_ ? unix_ : "");
 	if (pol->backend == BACKEND_BWRAP)
 		return;
 	inet = pol->network_host ? inet : NULL;
-	printf("socket families under landlock: %s%s%s; no other\n",
+	fmt_printf("socket families under landlock: %s%s%s; no other\n",
 	    inet ? inet : "", inet && unix_ ? ", " : "",
 	    unix_ ? unix_ : inet ? "" : "none");
 }
@@ -97,7 +98,7 @@ static void print_hosts(const char *label, const struct host_rule *r,
 	for (size_t i = 0; i < n; i++) {
 		s = host_rule_str(&r[i]);
 		note = host_note(&r[i], deny);
-		printf("  %-10s %s%s%s%s\n", label, s, note ? " (" : "",
+		fmt_printf("  %-10s %s%s%s%s\n", label, s, note ? " (" : "",
 		    note ? note : "", note ? ")" : "");
 		free(s);
 	}
@@ -110,11 +111,11 @@ static void print_network(const struct policy *pol)
 	char *s;
 
 	if (np == NULL) {
-		printf("network: %s\n", pol->network_host ? "host" :
+		fmt_printf("network: %s\n", pol->network_host ? "host" :
 		    "none (loopback only)");
 		return;
 	}
-	printf("network: http(s) through sbexec's proxy to these hosts only "
+	fmt_printf("network: http(s) through sbexec's proxy to these hosts only "
 	    "(port 443 for https, 80 for http unless given; bwrap only; a "
 	    "tunnel carries only TLS naming its host, in every ClientHello "
 	    "until the server's ServerHello):\n");
@@ -122,7 +123,7 @@ static void print_network(const struct policy *pol)
 	print_hosts("deny", np->deny, np->ndeny, 1);
 	for (size_t i = 0; i < np->naddrs; i++) {
 		s = cidr_str(&np->addrs[i]);
-		printf("  %-10s %s (otherwise refused as a private address)\n",
+		fmt_printf("  %-10s %s (otherwise refused as a private address)\n",
 		    "address", s);
 		free(s);
 	}
@@ -133,10 +134,10 @@ static void print_node(const char *label, const char *path)
 	struct stat st;
 
 	if (lstat(path, &st) == 0 && S_ISCHR(st.st_mode))
-		printf("  %-10s %s (%u:%u)\n", label, path, major(st.st_rdev),
+		fmt_printf("  %-10s %s (%u:%u)\n", label, path, major(st.st_rdev),
 		    minor(st.st_rdev));
 	else
-		printf("  %-10s %s (not a character device: runs are "
+		fmt_printf("  %-10s %s (not a character device: runs are "
 		    "refused)\n", label, path);
 }
 
@@ -147,7 +148,7 @@ static void print_devices(const struct policy *pol)
 
 	if (pol->devices.n == 0)
 		return;
-	printf("devices (beside null, zero, full, random, urandom, tty; "
+	fmt_printf("devices (beside null, zero, full, random, urandom, tty; "
 	    "each opens a kernel driver to the command):\n");
 	for (size_t i = 0; i < pol->devices.n; i++) {
 		if (!devices_is_set(pol->devices.v[i])) {
@@ -157,7 +158,7 @@ static void print_devices(const struct policy *pol)
 		m = (struct strv){ 0 };
 		devices_members(pol->devices.v[i], &m);
 		if (m.n == 0)
-			printf("  %-10s none here\n", pol->devices.v[i]);
+			fmt_printf("  %-10s none here\n", pol->devices.v[i]);
 		for (size_t j = 0; j < m.n; j++)
 			print_node(pol->devices.v[i], m.v[j]);
 		strv_free(&m);
@@ -175,18 +176,18 @@ static void print_backend(const struct policy *pol)
 	};
 	int abi = landlock_abi();
 
-	printf("sandbox: %s\n", what[pol->backend]);
+	fmt_printf("sandbox: %s\n", what[pol->backend]);
 	if (pol->backend == BACKEND_BWRAP)
 		return;
 	if (abi < LANDLOCK_ABI_MIN) {
-		printf("  landlock   none here (not built in, or not in the "
+		fmt_printf("  landlock   none here (not built in, or not in the "
 		    "kernel's lsm= list); it will refuse to run\n");
 		return;
 	}
-	printf("  landlock   ABI %d here; hidden directories can be listed, "
+	fmt_printf("  landlock   ABI %d here; hidden directories can be listed, "
 	    "not read; no PID namespace\n", abi);
 	if (landlock_cost(abi) != NULL)
-		printf("  landlock   costs here: %s\n", landlock_cost(abi));
+		fmt_printf("  landlock   costs here: %s\n", landlock_cost(abi));
 }
 
 /* Issue 18, what root reads: where CI containers and cloud hosts keep
@@ -426,10 +427,10 @@ static void disk_warnings(const struct policy *pol, const char *audit,
  * since stderr is the default and fine for a person at a terminal. */
 static void print_audit(const struct policy *pol)
 {
-	printf("audit: %s\n", sink_why() != NULL ? sink_why() :
+	fmt_printf("audit: %s\n", sink_why() != NULL ? sink_why() :
 	    sink_name(pol));
 	if (pol->audit == AUDIT_STDERR)
-		printf("  records on stderr are for people, not evidence: the "
+		fmt_printf("  records on stderr are for people, not evidence: the "
 		    "command writes to the same stream and can print lines "
 		    "that look like records; for evidence set \"audit\" to a "
 		    "file or \"syslog\"\n");
@@ -437,7 +438,7 @@ static void print_audit(const struct policy *pol)
 
 static void print_warning(const char *line, void *count)
 {
-	printf("warning: %s\n", line);
+	fmt_printf("warning: %s\n", line);
 	++*(int *)count;
 }
 
@@ -451,13 +452,13 @@ static void print_cgroup(const struct limits *l)
 	    l->run_cpu_seconds;
 
 	if (cgroup_where(&cg, &ctl) == 0) {
-		printf("  %-16s v%d, each run's under %s (controllers: %s)\n",
+		fmt_printf("  %-16s v%d, each run's under %s (controllers: %s)\n",
 		    "cgroup", cg.version, cg.base, *ctl ? ctl : "none");
-		printf("  %-16s %s\n", "socket buffers", cgroup_sockets(&cg));
+		fmt_printf("  %-16s %s\n", "socket buffers", cgroup_sockets(&cg));
 		free(ctl);
 		return;
 	}
-	printf("  %-16s none here (%s): %s\n", "cgroup", cg.why, !run_wide ?
+	fmt_printf("  %-16s none here (%s): %s\n", "cgroup", cg.why, !run_wide ?
 	    "runs go on; the teardown walks /proc" : l->cgroup_optional ?
 	    "the run-wide limits are not enforced, loudly" :
 	    "runs are refused (limits.cgroup: \"optional\" lets them run)");
@@ -469,16 +470,16 @@ static void print_unsandboxed(const struct policy *pol);
 
 static void print_body(const struct policy *pol)
 {
-	printf("filesystem (everything else read-only):\n");
+	fmt_printf("filesystem (everything else read-only):\n");
 	print_rules(pol, FS_DENY_READ, "hidden");
 	print_rules(pol, FS_ALLOW_READ, "readable");
 	print_rules(pol, FS_ALLOW_WRITE, "writable");
 	print_rules(pol, FS_DENY_WRITE, "read-only");
 	if (pol->private_tmp)
-		printf("  /tmp       empty, private, at most %lld bytes\n",
+		fmt_printf("  /tmp       empty, private, at most %lld bytes\n",
 		    pol->limits.tmp_bytes);
 	else
-		printf("  /tmp       the host's, read-only unless allowWrite "
+		fmt_printf("  /tmp       the host's, read-only unless allowWrite "
 		    "says otherwise\n");
 	print_devices(pol);
 	print_backend(pol);
@@ -492,14 +493,14 @@ static void print_unsandboxed(const struct policy *pol)
 {
 	const struct limits *l = &pol->limits;
 
-	printf("environment: ");
+	fmt_printf("environment: ");
 	if (pol->inherit_host_env)
-		printf("the whole host environment\n");
+		fmt_printf("the whole host environment\n");
 	else
 		for (size_t i = 0; i <= pol->nenv_allow; i++)
-			printf(i == pol->nenv_allow ? "\n" : i ? " %s" : "%s",
+			fmt_printf(i == pol->nenv_allow ? "\n" : i ? " %s" : "%s",
 			    pol->env_allow[i]);
-	printf("limits:\n  %-16s %lld ms, then KILL after %lld ms\n",
+	fmt_printf("limits:\n  %-16s %lld ms, then KILL after %lld ms\n",
 	    "timeout", l->timeout_ms, l->kill_after_ms);
 	print_limit("maxOutputBytes", l->max_output_bytes);
 	print_limit("cpuSeconds", l->cpu_seconds);
@@ -522,7 +523,7 @@ static void print_command_warning(const char *line, void *arg)
 {
 	struct prefixed *p = arg;
 
-	printf("warning: %s: %s\n", p->name, line);
+	fmt_printf("warning: %s: %s\n", p->name, line);
 	p->count++;
 }
 
@@ -532,12 +533,12 @@ static int print_own(const struct command *cmd)
 	struct prefixed p = { cmd->name, 0 };
 	const struct strv *o = &cmd->own->overrides;
 
-	printf("\ncommand %s, its own policy (sets", cmd->name);
+	fmt_printf("\ncommand %s, its own policy (sets", cmd->name);
 	for (size_t i = 0; i < o->n; i++)
-		printf("%s %s", i ? "," : "", o->v[i]);
-	printf("%s):\n", o->n ? "" : " nothing");
+		fmt_printf("%s %s", i ? "," : "", o->v[i]);
+	fmt_printf("%s):\n", o->n ? "" : " nothing");
 	if (cmd->bypass) {
-		printf("BYPASS: no sandbox, no filesystem or network rules; "
+		fmt_printf("BYPASS: no sandbox, no filesystem or network rules; "
 		    "only these apply:\n");
 		print_unsandboxed(cmd->own);
 	} else {
@@ -558,10 +559,10 @@ int check_print(const struct policy *pol)
 {
 	int warnings = 0;
 
-	printf("policy %s (sha256 %s)\ncommands (anything else is denied):\n",
+	fmt_printf("policy %s (sha256 %s)\ncommands (anything else is denied):\n",
 	    pol->file, pol->sha256);
 	for (size_t i = 0; i < pol->ncmds; i++)
-		printf("  %-10s %s%s%s\n", pol->cmds[i].name, pol->cmds[i].path,
+		fmt_printf("  %-10s %s%s%s\n", pol->cmds[i].name, pol->cmds[i].path,
 		    pol->cmds[i].bypass ? "  BYPASS: no sandbox" : "",
 		    pol->cmds[i].own ? "  (its own policy, below)" : "");
 	print_body(pol);
@@ -576,7 +577,7 @@ int check_print(const struct policy *pol)
 	for (size_t i = 0; i < pol->ncmds; i++)
 		if (pol->cmds[i].own != NULL)
 			warnings += print_own(&pol->cmds[i]);
-	printf("%s: %d warning%s\n", pol->file, warnings,
+	fmt_printf("%s: %d warning%s\n", pol->file, warnings,
 	    warnings == 1 ? "" : "s");
 	return 0;
 }
@@ -608,7 +609,7 @@ int link_commands(const struct policy *pol, const char *dir)
 		n = readlink(path, cur, sizeof(cur) - 1);
 		if (n >= 0 && (size_t)n == strlen(self) &&
 		    memcmp(cur, self, (size_t)n) == 0) {
-			printf("%s: already a link to %s\n", path, self);
+			fmt_printf("%s: already a link to %s\n", path, self);
 		} else if (n >= 0 || errno != ENOENT) {
 			warnx("%s: exists and is not a link to %s; refused",
 			    path, self);
@@ -617,7 +618,7 @@ int link_commands(const struct policy *pol, const char *dir)
 			warnx("%s: %s", path, strerror(errno));
 			rc = EXIT_SBEXEC;
 		} else {
-			printf("%s -> %s\n", path, self);
+			fmt_printf("%s -> %s\n", path, self);
 		}
 		free(path);
 	}

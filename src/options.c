@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "options.h"
 #include "util.h"
 
@@ -67,7 +68,7 @@ static const struct opt {
 
 static _Noreturn void usage_error(const char *what)
 {
-	fprintf(stderr, "sbexec: %s\n%s", what, usage);
+	fmt_fprintf(stderr, "sbexec: %s\n%s", what, usage);
 	exit(EXIT_SBEXEC);
 }
 
@@ -90,14 +91,23 @@ static void apply(struct options *o, char code, char *arg)
 	}
 }
 
-static const struct opt *find(const char *name, size_t len, char code)
+static const struct opt *find_long(const char *name, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-		if (code ? opts[i].code == code && strchr(SHORT_OPTS, code) :
-		    strlen(opts[i].name) == len &&
+		if (strlen(opts[i].name) == len &&
 		    strncmp(opts[i].name, name, len) == 0)
+			return &opts[i];
+	usage_error("unknown option or missing argument");
+}
+
+static const struct opt *find_short(char code)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (opts[i].code == code && strchr(SHORT_OPTS, code) != NULL)
 			return &opts[i];
 	usage_error("unknown option or missing argument");
 }
@@ -107,8 +117,8 @@ static const struct opt *find(const char *name, size_t len, char code)
 static int long_opt(int argc, char **argv, int i, struct options *o)
 {
 	char *name = argv[i] + 2, *eq = strchr(name, '=');
-	const struct opt *op = find(name, eq ? (size_t)(eq - name) :
-	    strlen(name), 0);
+	const struct opt *op = find_long(name, eq ? (size_t)(eq - name) :
+	    strlen(name));
 	char *arg = eq ? eq + 1 : NULL;
 
 	if (op->arg && arg == NULL && (arg = argv[++i]) == NULL)
@@ -127,7 +137,7 @@ static int short_opts(int argc, char **argv, int i, struct options *o)
 	char *arg;
 
 	for (p = argv[i] + 1; *p != '\0'; p++) {
-		const struct opt *op = find(NULL, 0, *p);
+		const struct opt *op = find_short(*p);
 
 		if (!op->arg) {
 			apply(o, op->code, NULL);

@@ -1,4 +1,5 @@
 /* prof.c: prof.h's marks, in the profiling build only. */
+#include "fmt.h"
 #include "prof.h"
 
 #ifdef SBEXEC_PROFILE
@@ -34,7 +35,7 @@ static void prof_write(void)
 	    O_CLOEXEC, 0644)) < 0)
 		return;
 	for (size_t i = 0; i < nmarks; i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%.80s\t%lld\n",
+		n += (size_t)fmt_snprintf(buf + n, sizeof(buf) - n, "%.80s\t%lld\n",
 		    marks[i].step, marks[i].ns);
 	buf[n++] = '\n';
 	if (write(fd, buf, n) < 0)

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "audit/audit.h"
 #include "audit/outfd.h"
 #include "audit/sink.h"
@@ -88,7 +89,7 @@ static void print_argv(const char *label, char *const *v)
 	char *line = quote_command(v, (size_t)-1);
 
 	/* quote_command starts with "exec"; the argv itself follows. */
-	printf("%s:%s\n", label, line + 4);
+	fmt_printf("%s:%s\n", label, line + 4);
 	free(line);
 }
 
@@ -96,7 +97,7 @@ static void print_env(char *const *envp)
 {
 	fputs("env:", stdout);
 	for (; *envp != NULL; envp++)
-		printf(" %.*s", (int)strcspn(*envp, "="), *envp);
+		fmt_printf(" %.*s", (int)strcspn(*envp, "="), *envp);
 	putchar('\n');
 }
 
@@ -179,12 +180,12 @@ static void dry_run(const struct job *j)
 {
 	char *fallback = fallback_line(&j->io);
 
-	printf("backend: %s%s%s\n", j->d == DECIDE_BYPASS ? "none" :
+	fmt_printf("backend: %s%s%s\n", j->d == DECIDE_BYPASS ? "none" :
 	    backend_name[j->io.backend], fallback ? "; " : "",
 	    fallback ? fallback : "");
 	print_env(j->envp);
 	for (size_t i = 0; i < j->io.masked.n; i++)
-		printf("masked: %s (%s)\n", j->io.masked.v[i],
+		fmt_printf("masked: %s (%s)\n", j->io.masked.v[i],
 		    j->io.masked_why.v[i]);
 	print_argv("argv", j->argv.v);
 	exit(0);
@@ -331,7 +332,7 @@ int main(int argc, char **argv)
 	j.o = &o;
 	j.d = policy_decide(&pol, o.name, &cmd);
 	if (o.mode == MODE_DRY_RUN)
-		printf("decision: %s\n", decision_name[j.d]);
+		fmt_printf("decision: %s\n", decision_name[j.d]);
 	if (j.d == DECIDE_DENY) {
 		warnx("%s: not a command of the policy %s; denied", o.name,
 		    pol.file);

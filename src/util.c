@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "fmt.h"
 #include "util.h"
 
 static void vmsg(const char *fmt, va_list ap, int errnum)
@@ -28,11 +29,11 @@ static void vmsg_sink(const char *fmt, va_list ap, int errnum)
 static void vmsg_sink(const char *fmt, va_list ap, int errnum)
 {
 	char line[4096];
-	int n = snprintf(line, sizeof(line), "sbexec: ");
+	int n = fmt_snprintf(line, sizeof(line), "sbexec: ");
 
-	n += vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	n += fmt_vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
 	if (errnum != 0 && (size_t)n < sizeof(line))
-		n += snprintf(line + n, sizeof(line) - (size_t)n, ": %s",
+		n += fmt_snprintf(line + n, sizeof(line) - (size_t)n, ": %s",
 		    strerror(errnum));
 	if ((size_t)n > sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;
@@ -47,9 +48,9 @@ static void vmsg(const char *fmt, va_list ap, int errnum)
 		return;
 	}
 	fputs("sbexec: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	fmt_vfprintf(stderr, fmt, ap);
 	if (errnum != 0)
-		fprintf(stderr, ": %s", strerror(errnum));
+		fmt_fprintf(stderr, ": %s", strerror(errnum));
 	fputc('\n', stderr);
 	fflush(stderr);
 }
@@ -124,13 +125,13 @@ char *xasprintf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = fmt_vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		diex(EXIT_SBEXEC, "out of memory");
 	s = xmalloc((size_t)n + 1);
 	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	fmt_vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return s;
 }

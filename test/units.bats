@@ -25,6 +25,13 @@ B="$TOP/build"
 	refute_output --partial "not ok"
 }
 
+@test "fmt.c: printf's integers and strings, the buffer contract and addresses, as libc has them" {
+	run "$B/test/unit_fmt"
+	assert_success
+	refute_output --partial "not ok"
+	assert_output --partial "ok 4 "
+}
+
 @test "sha256.c: FIPS 180-4 vectors" {
 	run "$B/test/unit_sha256"
 	assert_success

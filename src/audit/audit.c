@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "audit/audit.h"
 #include "audit/json.h"
 #include "audit/outfd.h"
@@ -103,7 +104,7 @@ static void draw_id(void)
 	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
 		die(EXIT_SBEXEC, "getrandom");
 	for (i = 0; i < sizeof(r); i++)
-		snprintf(a.id + 2 * i, 3, "%02x", r[i]);
+		fmt_snprintf(a.id + 2 * i, 3, "%02x", r[i]);
 }
 
 int audit_open(const struct policy *pol)
@@ -143,7 +144,7 @@ static void head(struct json *j, const char *type)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
+	fmt_snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
 	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 	    tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
 	json_begin(j);

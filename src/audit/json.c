@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "audit/json.h"
 #include "util.h"
 
@@ -64,14 +65,14 @@ static size_t escape(const unsigned char *s, char out[8], size_t *n)
 
 	*n = len ? len : 1;
 	if (len == 0)
-		return (size_t)snprintf(out, 8, "\\udc%02x", *s);
+		return (size_t)fmt_snprintf(out, 8, "\\udc%02x", *s);
 	if (*s == '"' || *s == '\\') {
 		out[0] = '\\';
 		out[1] = (char)*s;
 		return 2;
 	}
 	if (*s < 0x20 || *s == 0x7f)
-		return (size_t)snprintf(out, 8, "\\u%04x", *s);
+		return (size_t)fmt_snprintf(out, 8, "\\u%04x", *s);
 	memcpy(out, s, len);
 	return len;
 }
@@ -150,7 +151,7 @@ static void json_int_value(struct json *j, long long val)
 {
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%lld", val);
+	fmt_snprintf(buf, sizeof(buf), "%lld", val);
 	puts_(j, buf);
 }
 

@@ -42,6 +42,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "audit/outfd.h"
 #include "util.h"
 
@@ -78,7 +79,7 @@ static int reopen(int fd, const struct stat *st)
 
 	if (acc != O_WRONLY && acc != O_RDWR)
 		return -1;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fmt_snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	n = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (n >= 0 && n < 3) {
 		m = fcntl(n, F_DUPFD_CLOEXEC, 3);

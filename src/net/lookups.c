@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "net/lookups.h"
 #include "util.h"
 
@@ -109,7 +110,7 @@ static const struct entry *get(struct lookups *l, const char *name,
 	}
 	if (e->st == L_FREE || e->st == L_DONE) {
 		memset(&e->a, 0, sizeof(e->a));
-		snprintf(e->a.name, sizeof(e->a.name), "%s", name);
+		fmt_snprintf(e->a.name, sizeof(e->a.name), "%s", name);
 		e->st = L_QUEUED;
 	}
 	e->used = now;
@@ -181,7 +182,7 @@ int lookups_ask(struct lookups *l, const char *host, const char *const *deny,
 	fill(a, &h->a);
 	for (size_t i = 0; i < n; i++)
 		if (shares(&d[i]->a, &h->a, a)) {
-			snprintf(a->denied, sizeof(a->denied), "%s", deny[i]);
+			fmt_snprintf(a->denied, sizeof(a->denied), "%s", deny[i]);
 			break;
 		}
 	return 1;

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "net/netns.h"
 #include "util.h"
 
@@ -49,15 +50,15 @@ static _Noreturn void helper(int netfd, int sock)
 	int userfd = ioctl(netfd, NS_GET_USERNS), s = -1;
 
 	if (userfd < 0)
-		snprintf(msg, sizeof(msg), "NS_GET_USERNS: %s", strerror(errno));
+		fmt_snprintf(msg, sizeof(msg), "NS_GET_USERNS: %s", strerror(errno));
 	else if (!same_inode(userfd, "/proc/self/ns/user") &&
 	    setns(userfd, CLONE_NEWUSER) < 0)
-		snprintf(msg, sizeof(msg), "join its user namespace: %s",
+		fmt_snprintf(msg, sizeof(msg), "join its user namespace: %s",
 		    strerror(errno));
 	else if (setns(netfd, CLONE_NEWNET) < 0)
-		snprintf(msg, sizeof(msg), "join it: %s", strerror(errno));
+		fmt_snprintf(msg, sizeof(msg), "join it: %s", strerror(errno));
 	else if ((s = listener()) < 0)
-		snprintf(msg, sizeof(msg), "listen on 127.0.0.1:%d: %s",
+		fmt_snprintf(msg, sizeof(msg), "listen on 127.0.0.1:%d: %s",
 		    PROXY_PORT, strerror(errno));
 	if (s >= 0) {
 		mh.msg_control = ctl;
@@ -83,7 +84,7 @@ static int receive(int sock, char *buf, size_t len)
 	ssize_t n;
 	int fd = -1;
 
-	snprintf(buf, len, "the helper did not answer");
+	fmt_snprintf(buf, len, "the helper did not answer");
 	if (poll(&p, 1, HELPER_WAIT_MS) <= 0 ||
 	    (n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) < 0)
 		return -1;
@@ -126,7 +127,7 @@ static int open_ns(pid_t pid, unsigned long long ns_ino, char **why)
 	struct stat st;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
+	fmt_snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_ino != ns_ino ||
 	    same_inode(fd, "/proc/self/ns/net")) {
@@ -163,7 +164,7 @@ int netns_listen(pid_t pid, unsigned long long ns_ino, char **why)
 	if (fd >= 0 && (bad = check_socket(fd, ns_ino)) != NULL) {
 		close(fd);
 		fd = -1;
-		snprintf(msg, sizeof(msg), "%s", bad);
+		fmt_snprintf(msg, sizeof(msg), "%s", bad);
 	}
 	if (fd < 0) {
 		*why = xasprintf("the proxy's socket in the sandbox: %s", msg);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
+#include "fmt.h"
 #include "net/eyeballs.h"
 #include "net/flow.h"
 #include "net/lookups.h"
@@ -408,7 +409,7 @@ static void name_address(struct conn *c, const struct sockaddr_storage *ss)
 	    sin_addr : (const void *)&((const struct sockaddr_in6 *)
 	    (const void *)ss)->sin6_addr;
 
-	inet_ntop(ss->ss_family, a, c->address, sizeof(c->address));
+	fmt_addr(ss->ss_family, a, c->address, sizeof(c->address));
 }
 
 /* ---- copying */

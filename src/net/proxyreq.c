@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fmt.h"
 #include "net/proxyreq.h"
 #include "util.h"
 
@@ -235,18 +236,18 @@ static void origin_head(struct proxy_req *r, const char *path, size_t plen,
 	size_t n = 0, cap;
 
 	if (r->port != 80)
-		snprintf(port, sizeof(port), ":%d", r->port);
+		fmt_snprintf(port, sizeof(port), ":%d", r->port);
 	cap = strlen(r->method) + plen + strlen(r->host) + 64;
 	for (size_t i = 0; i < keep->n; i++)
 		cap += strlen(keep->v[i]);
 	r->head = xmalloc(cap);
 	/* "http://h" and "http://h?q" have the path "/". */
-	n = (size_t)snprintf(r->head, cap, "%s %s%.*s HTTP/1.1\r\n"
+	n = (size_t)fmt_snprintf(r->head, cap, "%s %s%.*s HTTP/1.1\r\n"
 	    "Host: %s%s\r\n", r->method, plen && *path == '/' ? "" : "/",
 	    (int)plen, path, r->host, port);
 	for (size_t i = 0; i < keep->n; i++)
-		n += (size_t)snprintf(r->head + n, cap - n, "%s", keep->v[i]);
-	n += (size_t)snprintf(r->head + n, cap - n, "Connection: close\r\n\r\n");
+		n += (size_t)fmt_snprintf(r->head + n, cap - n, "%s", keep->v[i]);
+	n += (size_t)fmt_snprintf(r->head + n, cap - n, "Connection: close\r\n\r\n");
 	r->head_len = n;
 }
 

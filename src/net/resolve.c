@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "net/resolve.h"
 #include "util.h"
 
@@ -45,7 +46,7 @@ static void *lookup(void *arg)
 	struct name_answer a = { 0 };
 	struct addrinfo *res, *ai;
 
-	snprintf(a.name, sizeof(a.name), "%s", j->name);
+	fmt_snprintf(a.name, sizeof(a.name), "%s", j->name);
 	a.err = getaddrinfo(j->name, NULL, &hints, &res);
 	for (ai = a.err == 0 ? res : NULL; ai != NULL; ai = ai->ai_next) {
 		if (a.n == ADDRS_MAX) {
@@ -73,7 +74,7 @@ int resolve_start(const char *name, int wfd)
 	_Static_assert(sizeof(struct name_answer) <= 4096,
 	    "an answer fits PIPE_BUF");
 	j->wfd = wfd;
-	snprintf(j->name, sizeof(j->name), "%s", name);
+	fmt_snprintf(j->name, sizeof(j->name), "%s", name);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	/* getaddrinfo needs little stack; 64 KiB each keeps 8 cheap. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "path.h"
 #include "policy/netpolicy.h"
 #include "policy/schema.h"
@@ -203,7 +204,7 @@ static int sandbox_only(struct ctx *c, const cJSON *obj, const char *name)
 		key = "limits.tmpBytes";
 	if (key == NULL)
 		return 0;
-	snprintf(c->key, sizeof(c->key), "commands.%s.%s", name, key);
+	fmt_snprintf(c->key, sizeof(c->key), "commands.%s.%s", name, key);
 	return bad(c, "%s is bypassed: it runs without the sandbox, which "
 	    "alone could honour this key; remove the key, or the command "
 	    "from bypass", name);
@@ -223,7 +224,7 @@ int command_overrides(struct ctx *top, const cJSON *commands)
 		if (!cJSON_IsObject(obj))
 			continue;
 		c.pol = pol->cmds[i].own = inherit(pol);
-		snprintf(c.key, sizeof(c.key), "commands.%s", pol->cmds[i].name);
+		fmt_snprintf(c.key, sizeof(c.key), "commands.%s", pol->cmds[i].name);
 		if (check_object(&c, obj, command_keys, ncommand_keys) < 0 ||
 		    (pol->cmds[i].bypass && sandbox_only(&c, obj,
 		    pol->cmds[i].name) < 0))

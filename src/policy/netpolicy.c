@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "policy/netpolicy.h"
 #include "util.h"
 
@@ -467,7 +468,7 @@ char *host_rule_str(const struct host_rule *r)
 		if (schemes[i].scheme == r->scheme)
 			scheme = schemes[i].prefix;
 	if (r->port)
-		snprintf(port, sizeof(port), ":%d", r->port);
+		fmt_snprintf(port, sizeof(port), ":%d", r->port);
 	return xasprintf("%s%s%s%s", scheme, r->wildcard ? "*." : "",
 	    r->name, port);
 }
@@ -476,6 +477,6 @@ char *cidr_str(const struct cidr *c)
 {
 	char buf[INET6_ADDRSTRLEN];
 
-	inet_ntop(c->family, c->addr, buf, sizeof(buf));
+	fmt_addr(c->family, c->addr, buf, sizeof(buf));
 	return xasprintf("%s/%d", buf, c->bits);
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "policy/netpolicy.h"
 #include "policy/programs.h"
 #include "policy/schema.h"
@@ -58,7 +59,7 @@ static int json_error(const char *name, const char *buf, const char *end)
 
 	for (const char *p = buf; end != NULL && p < end; p++)
 		line += *p == '\n';
-	fprintf(stderr, "sbexec: %s: line %zu: invalid JSON\n", name, line);
+	fmt_fprintf(stderr, "sbexec: %s: line %zu: invalid JSON\n", name, line);
 	return -1;
 }
 
@@ -83,7 +84,7 @@ int policy_parse(const char *name, const char *buf, size_t len,
 		return json_error(name, buf, end);
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
-		fprintf(stderr, "sbexec: %s: must be a JSON object\n", name);
+		fmt_fprintf(stderr, "sbexec: %s: must be a JSON object\n", name);
 		return -1;
 	}
 	rc = check_object(&c, root, top_keys, ntop_keys);

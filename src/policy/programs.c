@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "path.h"
 #include "policy/programs.h"
 #include "policy/trust.h"
@@ -149,7 +150,7 @@ static int check_one(const struct policy *pol, const char *key,
 	free(walked);
 	if (why == NULL)
 		return 0;
-	fprintf(stderr, "sbexec: %s: %s: %s\n", pol->file, key, why);
+	fmt_fprintf(stderr, "sbexec: %s: %s: %s\n", pol->file, key, why);
 	free(why);
 	return -1;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "policy/schema.h"
 
 #define MAX_ITEMS 1024			/* per object or array: bounds O(n^2) */
@@ -16,10 +17,10 @@ int bad(const struct ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "sbexec: %s: %s%s", c->file, c->key,
+	fmt_fprintf(stderr, "sbexec: %s: %s%s", c->file, c->key,
 	    c->key[0] ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	fmt_vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return -1;
@@ -30,9 +31,9 @@ size_t enter(struct ctx *c, const char *key, size_t i)
 	size_t len = strlen(c->key);
 
 	if (key == NULL)
-		snprintf(c->key + len, sizeof(c->key) - len, "[%zu]", i);
+		fmt_snprintf(c->key + len, sizeof(c->key) - len, "[%zu]", i);
 	else
-		snprintf(c->key + len, sizeof(c->key) - len, "%s%s",
+		fmt_snprintf(c->key + len, sizeof(c->key) - len, "%s%s",
 		    len ? "." : "", key);
 	return len;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "policy/trust.h"
 #include "util.h"
 
@@ -93,7 +94,7 @@ static int follow(struct walk *w, const char *path, const char *tail)
 	if (n < 0)
 		return refuse(w, path, strerror(errno));
 	target[n] = '\0';
-	if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", target,
+	if ((size_t)fmt_snprintf(joined, sizeof(joined), "%s/%s", target,
 	    tail) >= sizeof(joined))
 		return refuse(w, path, "is too long");
 	strcpy(w->rest, joined);
@@ -128,7 +129,7 @@ static int step(struct walk *w)
 		return lstat(w->cur, &st) < 0 ? refuse(w, w->cur,
 		    strerror(errno)) : check_dir(w, &st);
 	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/%.*s", strcmp(w->cur,
+	if ((size_t)fmt_snprintf(path, sizeof(path), "%s/%.*s", strcmp(w->cur,
 	    "/") ? w->cur : "", (int)len, w->rest) >= sizeof(path))
 		return refuse(w, w->cur, "leads to a path too long");
 	if (lstat(path, &st) < 0)
@@ -163,7 +164,7 @@ static int walk(const char *file, struct trust_way *way, char **why)
 	w->why = why;
 	if (file[0] != '/' && getcwd(cwd, sizeof(cwd)) == NULL)
 		return refuse(w, file, "cannot be found: no working directory");
-	if ((size_t)snprintf(w->rest, sizeof(w->rest), "%s/%s",
+	if ((size_t)fmt_snprintf(w->rest, sizeof(w->rest), "%s/%s",
 	    file[0] == '/' ? "" : cwd, file) >= sizeof(w->rest))
 		return refuse(w, file, "is too long");
 	strcpy(w->cur, "/");

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "run/cgroup.h"
 #include "util.h"
 
@@ -41,7 +42,7 @@ int cg_put(const char *dir, const char *name, const char *val)
 	size_t len = strlen(val);
 	int fd, ok;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fmt_snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 		return -1;
 	ok = write(fd, val, len) == (ssize_t)len;
@@ -53,7 +54,7 @@ int cg_put_ll(const char *dir, const char *name, long long v)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%lld", v);
+	fmt_snprintf(buf, sizeof(buf), "%lld", v);
 	return cg_put(dir, name, buf);
 }
 
@@ -64,7 +65,7 @@ long long cg_get(const char *dir, const char *name, const char *key)
 	long long v = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fmt_snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if ((f = fopen(path, "re")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {
@@ -129,7 +130,7 @@ static int kill_procs(const char *dir)
 	int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fmt_snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	if ((f = fopen(path, "re")) == NULL)
 		return 0;
 	while (read_number(f, &pid) == 1) {
@@ -202,7 +203,7 @@ static int stale(const char *base, const char *name)
 	char path[PATH_MAX];
 
 	if (strncmp(name, "run-", 4) != 0 ||
-	    (size_t)snprintf(path, sizeof(path), "%s/%s", base, name) >=
+	    (size_t)fmt_snprintf(path, sizeof(path), "%s/%s", base, name) >=
 	    sizeof(path))
 		return -1;
 	return lock_dir(path, LOCK_EX | LOCK_NB);
@@ -320,7 +321,7 @@ static int make_dirs(struct cgroup *cg, char *const *bases,
 			cg->dir[i] = NULL;
 			return -1;
 		}
-		snprintf(path, sizeof(path), "%s/%s", cg->dir[i],
+		fmt_snprintf(path, sizeof(path), "%s/%s", cg->dir[i],
 		    cg->version == 1 ? "tasks" : "cgroup.procs");
 		if ((cg->procs[i] = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 			return cg_fail(cg, "cannot open", path);
@@ -344,7 +345,7 @@ int cgroup_make(const struct limits *l, struct cgroup *cg)
 		bases[0] = xstrdup(cg->base);
 	}
 	sweep(cg->version, bases);
-	snprintf(name, sizeof(name), "run-%d-%llu", (int)getpid(),
+	fmt_snprintf(name, sizeof(name), "run-%d-%llu", (int)getpid(),
 	    start_time());
 	rc = make_dirs(cg, bases, name);
 	if (rc == 0 && cg->version == 2 && (cg->dirfd = open(cg->dir[0],
@@ -375,7 +376,7 @@ void cgroup_join(const struct cgroup *cg)
 		return;		/* cloned into it */
 	for (int i = 0; cg != NULL && i < CG_N; i++)
 		if (cg->procs[i] >= 0 && write(cg->procs[i], "0", 1) != 1) {
-			dprintf(2, "sbexec: cgroup: cannot join %s: %s\n",
+			fmt_dprintf(2, "sbexec: cgroup: cannot join %s: %s\n",
 			    cg->dir[i], strerror(errno));
 			_exit(EXIT_SBEXEC);
 		}

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "run/cgroup.h"
 #include "util.h"
 
@@ -28,7 +29,7 @@ int cg1_where(struct cgroup *cg, char *bases[CG_N])
 		bases[i] = NULL;
 		for (int j = 0; j < 2 && bases[i] == NULL && v1_names[i][j];
 		    j++) {
-			snprintf(path, sizeof(path), CGROUP_ROOT "/%s",
+			fmt_snprintf(path, sizeof(path), CGROUP_ROOT "/%s",
 			    v1_names[i][j]);
 			if (cg_is_fs(path, CGROUP1_MAGIC))
 				bases[i] = xasprintf("%s/sbexec", path);
@@ -72,7 +73,7 @@ void cg1_freeze(const char *dir, int on)
 	if (dir == NULL || cg_put(dir, "freezer.state", on ? "FROZEN" :
 	    "THAWED") < 0 || !on)
 		return;
-	snprintf(path, sizeof(path), "%s/freezer.state", dir);
+	fmt_snprintf(path, sizeof(path), "%s/freezer.state", dir);
 	for (int i = 0; i < 1000; i++) {
 		FILE *f = fopen(path, "re");
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "run/cgroup.h"
 #include "util.h"
 
@@ -39,7 +40,7 @@ static char *v2_parent(struct cgroup *cg)
 
 	if (getuid() == 0)
 		return xstrdup(CGROUP_ROOT);
-	snprintf(unit, sizeof(unit), "/user@%u.service", (unsigned)getuid());
+	fmt_snprintf(unit, sizeof(unit), "/user@%u.service", (unsigned)getuid());
 	if (own_v2(own, sizeof(own)) < 0 || (at = strstr(own, unit)) == NULL) {
 		cg->why = xasprintf("cgroup: uid %u is outside the subtree "
 		    "systemd delegates to it (user@%u.service): run sbexec as "
@@ -76,7 +77,7 @@ char *cg2_controllers(const struct cgroup *cg)
 	char path[PATH_MAX], line[256] = "";
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/cgroup.controllers",
+	fmt_snprintf(path, sizeof(path), "%s/cgroup.controllers",
 	    access(cg->base, F_OK) == 0 ? cg->base : CGROUP_ROOT);
 	if ((f = fopen(path, "re")) != NULL) {
 		if (fgets(line, sizeof(line), f) == NULL)
@@ -104,7 +105,7 @@ static int has(const char *dir, const char *controller)
 	size_t len = strlen(controller);
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
+	fmt_snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
 	if ((f = fopen(path, "re")) == NULL)
 		return 0;
 	if (fgets(line, sizeof(line), f) == NULL)

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "run/guard.h"
 #include "run/run.h"
 #include "run/tree.h"
@@ -54,7 +55,7 @@ static int command(void *arg)
 		goto fail;
 	final_exec(&a->l->fin, a->argv, a->envp, &what);
 fail:
-	dprintf(2, "sbexec: Landlock sandbox: %s: %s\n", what, strerror(errno));
+	fmt_dprintf(2, "sbexec: Landlock sandbox: %s: %s\n", what, strerror(errno));
 	(void)!write(a->err, "x", 1);
 	_exit(EXIT_SBEXEC);
 }
@@ -81,7 +82,7 @@ static _Noreturn void finish(int st)
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 
 	tree_kill();
-	dprintf(STATUS_FD, "{ \"exit-code\": %d }\n", code);
+	fmt_dprintf(STATUS_FD, "{ \"exit-code\": %d }\n", code);
 	_exit(code);
 }
 
@@ -144,7 +145,7 @@ _Noreturn void guard_run(const struct landlock *l, char *const *argv,
 	if ((cmd = start_command(&a)) < 0)
 		_exit(EXIT_SBEXEC);
 	close(err[1]);
-	dprintf(STATUS_FD, "{ \"child-pid\": %d }\n", (int)a.guard);
+	fmt_dprintf(STATUS_FD, "{ \"child-pid\": %d }\n", (int)a.guard);
 	if (read(err[0], &c, 1) != 0) {
 		/* Setup failed: no exit-code, as bwrap when it cannot. */
 		tree_kill();
@@ -153,6 +154,6 @@ _Noreturn void guard_run(const struct landlock *l, char *const *argv,
 	close(err[0]);
 	/* The command is executing: from now on no "exit-code" means the
 	 * guard was stopped, not that nothing ran (outcome.c). */
-	dprintf(STATUS_FD, "{ \"exec\": %d }\n", (int)cmd);
+	fmt_dprintf(STATUS_FD, "{ \"exec\": %d }\n", (int)cmd);
 	watch(cmd, &set, parent);
 }

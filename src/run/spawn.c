@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "run/guard.h"
 #include "run/sup.h"
 #include "util.h"
@@ -41,7 +42,7 @@ void supervise_init(void)
 /* In the child: no exit(), which would flush the parent's stdio. */
 static _Noreturn void child_fail(int status, const char *what)
 {
-	dprintf(2, "sbexec: %s: %s\n", what, strerror(errno));
+	fmt_dprintf(2, "sbexec: %s: %s\n", what, strerror(errno));
 	_exit(status);
 }
 

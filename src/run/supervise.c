@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "audit/audit.h"
 #include "audit/outfd.h"
 #include "net/netns.h"
@@ -58,7 +59,7 @@ static pid_t command_pid(struct sup *s)
 		status_read(s);
 	if (s->init_pid <= 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+	fmt_snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
 	    (int)s->init_pid, (int)s->init_pid);
 	f = fopen(path, "re");
 	if (f == NULL)

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "run/tree.h"
 #include "util.h"
 
@@ -60,7 +61,7 @@ static void add_stat(pid_t pid, struct usage *u)
 	FILE *f;
 	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fmt_snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -80,7 +81,7 @@ static void add_rss(pid_t pid, struct usage *u)
 	long long kb;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fmt_snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return;
 	while (fgets(line, sizeof(line), f) != NULL)
@@ -121,13 +122,13 @@ static void children(pid_t pid, struct list *l, int stop)
 	DIR *dir;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	fmt_snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	if ((dir = opendir(path)) == NULL)
 		return;
 	while (!l->cut && (d = readdir(dir)) != NULL) {
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children",
+		fmt_snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children",
 		    (int)pid, d->d_name);
 		if ((f = fopen(path, "re")) == NULL)
 			continue;

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "sandbox/handin.h"
 
 void handin_pick(int output_piped, struct fdv *keep, int out[3])
@@ -63,7 +64,7 @@ static int reopen(int from)
 	ssize_t n;
 	off_t off;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", from);
+	fmt_snprintf(link, sizeof(link), "/proc/self/fd/%d", from);
 	if (fl < 0 || fstat(from, &a) < 0 ||
 	    (n = readlink(link, path, sizeof(path) - 1)) <= 0)
 		return -1;
@@ -92,7 +93,7 @@ void handin_reopen(const int fds[3])
 		if (fds[i] < 0)
 			continue;
 		if ((fd = reopen(fds[i])) < 0 || dup2(fd, i) < 0) {
-			dprintf(2, "sbexec: %s is a file the sandbox does not "
+			fmt_dprintf(2, "sbexec: %s is a file the sandbox does not "
 			    "show where the caller opened it (%s); hand it in "
 			    "through a pipe, or from a directory the sandbox "
 			    "shows\n", name[i], strerror(errno));

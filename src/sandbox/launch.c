@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "sandbox/final.h"
 #include "sandbox/handin.h"
 #include "sandbox/launch.h"
@@ -87,7 +88,7 @@ static void self_fd(char path[32], struct fdv *keep)
 		die(EXIT_SBEXEC, "cannot open sbexec's own binary "
 		    "(/proc/self/exe) to launch the command");
 	close(self);
-	snprintf(path, 32, FD_LINK "%d", fd);
+	fmt_snprintf(path, 32, FD_LINK "%d", fd);
 	keep->v = xreallocarray(keep->v, keep->n + 1, sizeof(*keep->v));
 	keep->v[keep->n++] = fd;
 }
@@ -98,10 +99,10 @@ void launch_push(struct strv *out, struct fdv *keep, char *const *envp,
 	char path[32], env[16], h[3][16];
 
 	self_fd(path, keep);
-	snprintf(env, sizeof(env), "%d", env_fd(envp, f, keep));
+	fmt_snprintf(env, sizeof(env), "%d", env_fd(envp, f, keep));
 	strv_add(out, path, LAUNCH_ARG, env);
 	for (int i = 0; i < 3; i++)
-		snprintf(h[i], sizeof(h[i]), handin[i] < 0 ? "-" : "%d",
+		fmt_snprintf(h[i], sizeof(h[i]), handin[i] < 0 ? "-" : "%d",
 		    handin[i]);
 	strv_add(out, h[0], h[1], h[2]);
 }
@@ -138,7 +139,7 @@ static int is_launch(int argc, char **argv)
 
 static _Noreturn void fail(const char *what, int status)
 {
-	dprintf(2, "sbexec: launch: %s: %s\n", what, strerror(errno));
+	fmt_dprintf(2, "sbexec: launch: %s: %s\n", what, strerror(errno));
 	_exit(status);
 }
 

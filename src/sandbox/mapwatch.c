@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "path.h"
 #include "sandbox/mapwatch.h"
 #include "sandbox/noexec.h"
@@ -165,7 +166,7 @@ static int allowed(const struct mapwatch *m, const struct notif *n)
 	ssize_t len;
 	int ok = 0;
 
-	snprintf(link, sizeof(link), "/proc/%u/fd/%d", n->pid,
+	fmt_snprintf(link, sizeof(link), "/proc/%u/fd/%d", n->pid,
 	    (int)n->args[4]);
 	len = readlink(link, path, sizeof(path) - 1);
 	if (len <= 0 || path[0] != '/' ||

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "sandbox/mntns.h"
 #include "sandbox/noexec.h"
 #include "util.h"
@@ -90,7 +91,7 @@ int mntns_private(pid_t pid, const struct strv *trees, char **why)
 	int fd, st = 0;
 	pid_t child;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	fmt_snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
 	/* Never the host's own: that would cut every mount of the host. */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
 	    same_inode(fd, "/proc/self/ns/mnt")) {

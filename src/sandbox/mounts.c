@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "path.h"
 #include "sandbox/mountplan.h"
 
@@ -215,7 +216,7 @@ static void bind_fd(struct strv *out, const char *opt, struct mount *m,
 	char fd[16];
 
 	expect_mount(e, m->path, EXPECT_BIND, m->dev, m->ino);
-	snprintf(fd, sizeof(fd), "%d", m->fd);
+	fmt_snprintf(fd, sizeof(fd), "%d", m->fd);
 	strv_add(out, opt, fd, m->path);
 	keep->v = xreallocarray(keep->v, keep->n + 1, sizeof(*keep->v));
 	keep->v[keep->n++] = m->fd;
@@ -235,7 +236,7 @@ static void emit_hidden(const struct plan *p, const struct mount *m,
 		strv_add(out, "--ro-bind", "/dev/null", m->path);
 		return;
 	}
-	snprintf(size, sizeof(size), "%lld", p->tmp_bytes);
+	fmt_snprintf(size, sizeof(size), "%lld", p->tmp_bytes);
 	if (m->tmp)
 		strv_add(out, "--size", size, NULL);
 	strv_add(out, "--tmpfs", m->path, NULL);

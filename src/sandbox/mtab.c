@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "sandbox/mtab.h"
 #include "util.h"
 
@@ -97,9 +98,9 @@ int mtab_read(pid_t pid, struct mtab *t)
 
 	*t = (struct mtab){ 0 };
 	if (pid == 0)
-		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+		fmt_snprintf(path, sizeof(path), "/proc/self/mountinfo");
 	else
-		snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+		fmt_snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "prof.h"
 #include "quote.h"
 #include "sandbox/filter.h"
@@ -29,7 +30,7 @@ static void push_fd(struct strv *out, const char *opt, int fd)
 
 	if (fd < 0)
 		return;
-	snprintf(buf, sizeof(buf), "%d", fd);
+	fmt_snprintf(buf, sizeof(buf), "%d", fd);
 	strv_add(out, opt, buf, NULL);
 }
 
@@ -111,7 +112,7 @@ static void bind_devices(const struct devices *d, struct strv *out,
 	for (size_t i = 0; i < d->n; i++) {
 		if ((fd = fcntl(d->v[i].fd, F_DUPFD_CLOEXEC, 10)) < 0)
 			die(EXIT_SBEXEC, "devices: %s", d->v[i].path);
-		snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
+		fmt_snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
 		strv_add(out, "--dev-bind", src, d->v[i].path);
 		expect_mount(e, d->v[i].path, EXPECT_BIND, d->v[i].dev,
 		    d->v[i].ino);

@@ -24,6 +24,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "path.h"
 #include "sandbox/mtab.h"
 #include "sandbox/verify.h"
@@ -39,7 +40,7 @@ static char *escape(const char *path)
 
 	for (; *path != '\0'; path++)
 		if (strchr(" \t\n\\", *path) != NULL)
-			o += sprintf(o, "\\%03o", (unsigned char)*path);
+			o += fmt_snprintf(o, 5, "\\%03o", (unsigned char)*path);
 		else
 			*o++ = *path;
 	*o = '\0';
@@ -313,7 +314,7 @@ int verify_sandbox(pid_t pid, const struct expect *e, char **why)
 	struct stat null;
 	int root, rc = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	fmt_snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
 	if ((root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
 	    stat("/dev/null", &null) < 0) {
 		*why = xasprintf("%s: %s", path, strerror(errno));
