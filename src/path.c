@@ -121,13 +121,15 @@ size_t path_depth(const char *path)
 	return n;
 }
 
+/* realpath's own copy: a buffer here would be a second PATH_MAX on a
+ * stack that already holds realpath's two. */
 char *path_resolve(const char *path)
 {
-	char buf[PATH_MAX];
+	char *r = realpath(path, NULL);
 
-	if (realpath(path, buf) == NULL)
-		return NULL;
-	return xstrdup(buf);
+	if (r == NULL && errno == ENOMEM)
+		die(EXIT_SBEXEC, "%s", path);
+	return r;
 }
 
 /* The kernel's own walk (openat2, Linux 5.6): one call where the walk

@@ -82,10 +82,12 @@ static int program(struct walk *w, const char *path, const struct stat *st)
 	return 1;
 }
 
-/* Replace REST by TARGET followed by what was left after the link. */
+/* Replace REST by the link's target, "/" and TAIL (what was left after
+ * the link, inside REST). */
 static int follow(struct walk *w, const char *path, const char *tail)
 {
-	char target[PATH_MAX], joined[PATH_MAX];
+	char target[PATH_MAX];
+	size_t len = strlen(tail);
 	ssize_t n;
 
 	if (++w->links > LINKS_MAX)
@@ -93,11 +95,11 @@ static int follow(struct walk *w, const char *path, const char *tail)
 	n = readlink(path, target, sizeof(target) - 1);
 	if (n < 0)
 		return refuse(w, path, strerror(errno));
-	target[n] = '\0';
-	if ((size_t)fmt_snprintf(joined, sizeof(joined), "%s/%s", target,
-	    tail) >= sizeof(joined))
+	if ((size_t)n + 1 + len >= sizeof(w->rest))
 		return refuse(w, path, "is too long");
-	strcpy(w->rest, joined);
+	memmove(w->rest + n + 1, tail, len + 1);
+	memcpy(w->rest, target, (size_t)n);
+	w->rest[n] = '/';
 	if (target[0] == '/')
 		strcpy(w->cur, "/");
 	return 0;
@@ -155,17 +157,21 @@ static struct walk walker;
 static int walk(const char *file, struct trust_way *way, char **why)
 {
 	struct walk *w = &walker;
-	char cwd[PATH_MAX];
 	struct stat st;
+	size_t len;
 	int rc = 0;
 
 	w->links = w->shared = 0;
 	w->way = way;
 	w->why = why;
-	if (file[0] != '/' && getcwd(cwd, sizeof(cwd)) == NULL)
+	/* The working directory, then "/" and FILE: "//FILE" when FILE is
+	 * absolute, as "/" "/" reads it. */
+	w->rest[0] = '\0';
+	if (file[0] != '/' && getcwd(w->rest, sizeof(w->rest)) == NULL)
 		return refuse(w, file, "cannot be found: no working directory");
-	if ((size_t)fmt_snprintf(w->rest, sizeof(w->rest), "%s/%s",
-	    file[0] == '/' ? "" : cwd, file) >= sizeof(w->rest))
+	len = strlen(w->rest);
+	if ((size_t)fmt_snprintf(w->rest + len, sizeof(w->rest) - len, "/%s",
+	    file) >= sizeof(w->rest) - len)
 		return refuse(w, file, "is too long");
 	strcpy(w->cur, "/");
 	if (lstat("/", &st) < 0 || check_dir(w, &st) < 0)

@@ -152,6 +152,7 @@ int pty_open(struct pty *p)
 	if (!registered && atexit(restore_all) == 0)
 		registered = 1;
 	make_pty(p);
+	p->buf = xmalloc(PTY_BUF);
 	fd = fcntl(p->master, F_DUPFD_CLOEXEC, 3);
 	/* One open file: non-blocking for the input writes too. */
 	if (fd < 0 || fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
@@ -233,8 +234,8 @@ static int take_input(struct pty *p)
 
 	errno = 0;
 	if (ioctl(p->in, FIONREAD, &avail) == 0 && avail > 0)
-		n = read(p->in, p->buf, (size_t)avail < sizeof(p->buf) ?
-		    (size_t)avail : sizeof(p->buf));
+		n = read(p->in, p->buf, (size_t)avail < PTY_BUF ?
+		    (size_t)avail : PTY_BUF);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return 0;
 	if (n <= 0) {
@@ -285,4 +286,6 @@ void pty_close(struct pty *p)
 	if (p->out_null)
 		close(p->out);
 	p->master = -1;
+	free(p->buf);
+	p->buf = NULL;
 }

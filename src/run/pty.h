@@ -21,7 +21,7 @@ struct pty {
 	int in_done;	/* the caller's terminal hung up */
 	int ended;	/* the relay is over: no raw mode again */
 	int out_null;	/* out is /dev/null, sbexec's to close */
-	char buf[PTY_BUF];
+	char *buf;	/* PTY_BUF bytes, only while there is a pty */
 	size_t off, len;
 };
 

@@ -13,7 +13,6 @@
 #include "sandbox/mtab.h"
 #include "util.h"
 
-#define LINE_MAX_ 8192		/* a mountinfo line: paths are < 4096 */
 
 /* Is OPT one of the comma-separated per-mount OPTIONS? */
 static int has_option(const char *options, const char *opt)
@@ -91,9 +90,9 @@ static void mark_visible(struct mtab *t)
 
 int mtab_read(pid_t pid, struct mtab *t)
 {
-	char path[64], line[LINE_MAX_];
+	char path[64], *line = NULL;
 	struct mtab_entry m;
-	size_t cap = 0;
+	size_t cap = 0, len = 0;
 	FILE *f;
 
 	*t = (struct mtab){ 0 };
@@ -103,7 +102,9 @@ int mtab_read(pid_t pid, struct mtab *t)
 		fmt_snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return -1;
-	while (fgets(line, sizeof(line), f) != NULL) {
+	/* getline's buffer grows to the longest line: a mountinfo line
+	 * is the kernel's, its paths each < PATH_MAX. */
+	while (getline(&line, &len, f) > 0) {
 		if (parse(line, &m) < 0)
 			continue;
 		if (t->n == cap) {
@@ -112,6 +113,7 @@ int mtab_read(pid_t pid, struct mtab *t)
 		}
 		t->m[t->n++] = m;
 	}
+	free(line);
 	fclose(f);
 	mark_visible(t);
 	return 0;

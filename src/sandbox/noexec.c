@@ -57,12 +57,11 @@ static int in_trees(const struct strv *t, size_t from, const char *path)
 /* PATH resolved, unless a tree of OUT holds it already. */
 static void add_tree(struct strv *out, size_t from, const char *path)
 {
-	char real[PATH_MAX];
+	char *real = path != NULL ? path_resolve(path) : NULL;
 
-	if (path == NULL || realpath(path, real) == NULL ||
-	    in_trees(out, from, real))
-		return;
-	strv_push(out, real);
+	if (real != NULL && !in_trees(out, from, real))
+		strv_push(out, real);
+	free(real);
 }
 
 void noexec_trees(const struct policy *pol, const struct command *cmd,
