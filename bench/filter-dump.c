@@ -7,7 +7,7 @@
  *
  *   filter-dump >FILE
  *
- * Linked with the build's sandbox/filter.o, seccomp-bpf.o and util.o. */
+ * Linked with the build's sandbox/filter.o, seccomp-bpf.o, util.o and fmt.o. */
 #include <stdio.h>
 
 #include "sandbox/filter.h"
