@@ -9,7 +9,8 @@ number (it exits non-zero only when it cannot measure at all).
   get TIMINGS LABEL       the median (ns) of LABEL, or "" if it failed
   tail RAW LABEL MS       runs of LABEL slower than its median + MS ms
   peakrss RUNS -- CMD...  sbexec's own peak RSS (VmHWM, KiB), max of RUNS,
-                          and the largest RssAnon sampled
+                          and the largest RssAnon sampled, by where it lies
+                          (stack, data and bss, heap, other mappings)
   scale N ROUNDS DIR -- NATIVE... -- SBEXEC...   concurrency test
   strace-count FILE       `strace -c` output -> "name count" lines
   phases TOOL POLICY FILE...  phases of traced runs of sbexec alone
@@ -232,6 +233,36 @@ def hwm_kib(pid):
     return (v["VmHWM"], v.get("RssAnon", 0)) if "VmHWM" in v else None
 
 
+def anon_parts(pid):
+    """PID's own memory by where it lies, in KiB: its stack; the data and
+    bss (the writable mapping of the binary and the anonymous one that
+    follows it); the heap (brk); every other anonymous mapping (malloc's
+    groups, thread stacks). From /proc/PID/smaps' Anonymous lines."""
+    parts = {"stack": 0, "data": 0, "heap": 0, "maps": 0}
+    prev = ""
+    try:
+        with open("/proc/%d/smaps" % pid) as f:
+            for line in f:
+                head = line.split()
+                if "-" in head[0] and len(head) >= 5 and ":" not in head[0]:
+                    name = head[5] if len(head) > 5 else ""
+                    if name == "[stack]":
+                        where = "stack"
+                    elif name == "[heap]":
+                        where = "heap"
+                    elif name.startswith("/") or (name == "" and
+                                                  prev.startswith("/")):
+                        where = "data"
+                    else:
+                        where = "maps" if name == "" else None
+                    prev = name
+                elif head[0] == "Anonymous:" and where is not None:
+                    parts[where] += int(head[1])
+    except OSError:
+        return None
+    return parts
+
+
 def peak_once(argv):
     """Run ARGV with stdout drained through a pipe; sample the VmHWM of
     that process (sbexec itself, not its children) every 2 ms until it
@@ -249,32 +280,38 @@ def peak_once(argv):
 
     t = threading.Thread(target=drain)
     t.start()
-    peak, anon, samples = 0, 0, 0
+    peak, anon, samples, parts = 0, 0, 0, None
     while True:
         v = hwm_kib(p.pid)
         if v is None:
             break
+        if v[1] > anon or parts is None:
+            parts = anon_parts(p.pid) or parts
         peak, anon, samples = max(peak, v[0]), max(anon, v[1]), samples + 1
         if p.poll() is not None:
             break
         time.sleep(0.002)
     t.join()
     p.wait()
-    return peak, samples, total[0], p.returncode, anon
+    return peak, samples, total[0], p.returncode, anon, parts
 
 
 def cmd_peakrss(args):
     runs = int(args[0])
     argv = args[2:]
-    peaks, anons, bytes_out, samples, rc = [], [], 0, 0, 0
+    peaks, anons, bytes_out, samples, rc, parts = [], [], 0, 0, 0, None
     for _ in range(runs):
-        pk, n, b, rc1, an = peak_once(argv)
+        pk, n, b, rc1, an, pa = peak_once(argv)
         peaks.append(pk)
+        if pa is not None and an >= max(anons, default=0):
+            parts = pa
         anons.append(an)
         bytes_out, samples = b, min(samples or n, n)
         rc = rc or rc1
-    print("%d %d %d %d %d %d" % (max(peaks), min(peaks), bytes_out, samples,
-                                 rc, max(anons)))
+    parts = parts or {"stack": 0, "data": 0, "heap": 0, "maps": 0}
+    print("%d %d %d %d %d %d %d %d %d %d" % (
+        max(peaks), min(peaks), bytes_out, samples, rc, max(anons),
+        parts["stack"], parts["data"], parts["heap"], parts["maps"]))
 
 
 # ---------------------------------------------------------------- scale
