@@ -113,8 +113,9 @@ static const struct opt *find_short(char code)
 }
 
 /* "--name", "--name=VALUE" or "--name VALUE" at argv[i]; returns the
- * index of the last word it took. */
-static int long_opt(int argc, char **argv, int i, struct options *o)
+ * index of the last word it took. A value the words lack is argv[argc],
+ * NULL. */
+static int long_opt(char **argv, int i, struct options *o)
 {
 	char *name = argv[i] + 2, *eq = strchr(name, '=');
 	const struct opt *op = find_long(name, eq ? (size_t)(eq - name) :
@@ -126,12 +127,11 @@ static int long_opt(int argc, char **argv, int i, struct options *o)
 	if (!op->arg && eq != NULL)
 		usage_error("unknown option or missing argument");
 	apply(o, op->code, arg);
-	(void)argc;
 	return i;
 }
 
 /* "-nV", "-pFILE" or "-p FILE" at argv[i], as long_opt. */
-static int short_opts(int argc, char **argv, int i, struct options *o)
+static int short_opts(char **argv, int i, struct options *o)
 {
 	char *p;
 	char *arg;
@@ -148,7 +148,6 @@ static int short_opts(int argc, char **argv, int i, struct options *o)
 		apply(o, op->code, arg);
 		break;
 	}
-	(void)argc;
 	return i;
 }
 
@@ -163,8 +162,8 @@ static void explicit_form(int argc, char **argv, struct options *o)
 			i++;
 			break;
 		}
-		i = argv[i][1] == '-' ? long_opt(argc, argv, i, o) :
-		    short_opts(argc, argv, i, o);
+		i = argv[i][1] == '-' ? long_opt(argv, i, o) :
+		    short_opts(argv, i, o);
 	}
 	if (o->mode == MODE_CHECK || o->mode == MODE_LINK) {
 		if (i != argc)
