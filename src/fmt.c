@@ -310,17 +310,6 @@ int fmt_fprintf(FILE *fp, const char *f, ...)
 	return r;
 }
 
-int fmt_printf(const char *f, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, f);
-	r = fmt_vfprintf(stdout, f, ap);
-	va_end(ap);
-	return r;
-}
-
 int fmt_dprintf(int fd, const char *f, ...)
 {
 	char chunk[CHUNK];

@@ -13,7 +13,7 @@ int fmt_vsnprintf(char *buf, size_t n, const char *f, va_list ap)
 	FMT_CHECK(3, 0);
 int fmt_fprintf(FILE *fp, const char *f, ...) FMT_CHECK(2, 3);
 int fmt_vfprintf(FILE *fp, const char *f, va_list ap) FMT_CHECK(2, 0);
-int fmt_printf(const char *f, ...) FMT_CHECK(1, 2);
+#define fmt_printf(...) fmt_fprintf(stdout, __VA_ARGS__)
 int fmt_dprintf(int fd, const char *f, ...) FMT_CHECK(2, 3);
 
 /* The address A of FAMILY (AF_INET or AF_INET6) as RFC 5952 writes it
