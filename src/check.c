@@ -34,8 +34,8 @@ static void print_rules(const struct policy *pol, enum fs_kind kind,
 		if (r->kind != kind)
 			continue;
 		if (r->resolved == NULL)
-			fmt_printf("  %-10s %s (does not exist; skipped)\n", label,
-			    r->path);
+			fmt_printf("  %-10s %s (does not exist; skipped)\n",
+			    label, r->path);
 		else
 			fmt_printf("  %-10s %s\n", label, r->resolved);
 	}
@@ -134,8 +134,8 @@ static void print_node(const char *label, const char *path)
 	struct stat st;
 
 	if (lstat(path, &st) == 0 && S_ISCHR(st.st_mode))
-		fmt_printf("  %-10s %s (%u:%u)\n", label, path, major(st.st_rdev),
-		    minor(st.st_rdev));
+		fmt_printf("  %-10s %s (%u:%u)\n", label, path,
+		    major(st.st_rdev), minor(st.st_rdev));
 	else
 		fmt_printf("  %-10s %s (not a character device: runs are "
 		    "refused)\n", label, path);
@@ -454,7 +454,8 @@ static void print_cgroup(const struct limits *l)
 	if (cgroup_where(&cg, &ctl) == 0) {
 		fmt_printf("  %-16s v%d, each run's under %s (controllers: %s)\n",
 		    "cgroup", cg.version, cg.base, *ctl ? ctl : "none");
-		fmt_printf("  %-16s %s\n", "socket buffers", cgroup_sockets(&cg));
+		fmt_printf("  %-16s %s\n", "socket buffers",
+		    cgroup_sockets(&cg));
 		free(ctl);
 		return;
 	}
@@ -562,7 +563,8 @@ int check_print(const struct policy *pol)
 	fmt_printf("policy %s (sha256 %s)\ncommands (anything else is denied):\n",
 	    pol->file, pol->sha256);
 	for (size_t i = 0; i < pol->ncmds; i++)
-		fmt_printf("  %-10s %s%s%s\n", pol->cmds[i].name, pol->cmds[i].path,
+		fmt_printf("  %-10s %s%s%s\n", pol->cmds[i].name,
+		    pol->cmds[i].path,
 		    pol->cmds[i].bypass ? "  BYPASS: no sandbox" : "",
 		    pol->cmds[i].own ? "  (its own policy, below)" : "");
 	print_body(pol);

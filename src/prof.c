@@ -35,8 +35,8 @@ static void prof_write(void)
 	    O_CLOEXEC, 0644)) < 0)
 		return;
 	for (size_t i = 0; i < nmarks; i++)
-		n += (size_t)fmt_snprintf(buf + n, sizeof(buf) - n, "%.80s\t%lld\n",
-		    marks[i].step, marks[i].ns);
+		n += (size_t)fmt_snprintf(buf + n, sizeof(buf) - n,
+		    "%.80s\t%lld\n", marks[i].step, marks[i].ns);
 	buf[n++] = '\n';
 	if (write(fd, buf, n) < 0)
 		n = 0;

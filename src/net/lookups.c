@@ -182,7 +182,8 @@ int lookups_ask(struct lookups *l, const char *host, const char *const *deny,
 	fill(a, &h->a);
 	for (size_t i = 0; i < n; i++)
 		if (shares(&d[i]->a, &h->a, a)) {
-			fmt_snprintf(a->denied, sizeof(a->denied), "%s", deny[i]);
+			fmt_snprintf(a->denied, sizeof(a->denied), "%s",
+			    deny[i]);
 			break;
 		}
 	return 1;

@@ -50,7 +50,8 @@ static _Noreturn void helper(int netfd, int sock)
 	int userfd = ioctl(netfd, NS_GET_USERNS), s = -1;
 
 	if (userfd < 0)
-		fmt_snprintf(msg, sizeof(msg), "NS_GET_USERNS: %s", strerror(errno));
+		fmt_snprintf(msg, sizeof(msg), "NS_GET_USERNS: %s",
+		    strerror(errno));
 	else if (!same_inode(userfd, "/proc/self/ns/user") &&
 	    setns(userfd, CLONE_NEWUSER) < 0)
 		fmt_snprintf(msg, sizeof(msg), "join its user namespace: %s",

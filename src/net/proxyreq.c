@@ -246,8 +246,10 @@ static void origin_head(struct proxy_req *r, const char *path, size_t plen,
 	    "Host: %s%s\r\n", r->method, plen && *path == '/' ? "" : "/",
 	    (int)plen, path, r->host, port);
 	for (size_t i = 0; i < keep->n; i++)
-		n += (size_t)fmt_snprintf(r->head + n, cap - n, "%s", keep->v[i]);
-	n += (size_t)fmt_snprintf(r->head + n, cap - n, "Connection: close\r\n\r\n");
+		n += (size_t)fmt_snprintf(r->head + n, cap - n, "%s",
+		    keep->v[i]);
+	n += (size_t)fmt_snprintf(r->head + n, cap - n,
+	    "Connection: close\r\n\r\n");
 	r->head_len = n;
 }
 

@@ -224,7 +224,8 @@ int command_overrides(struct ctx *top, const cJSON *commands)
 		if (!cJSON_IsObject(obj))
 			continue;
 		c.pol = pol->cmds[i].own = inherit(pol);
-		fmt_snprintf(c.key, sizeof(c.key), "commands.%s", pol->cmds[i].name);
+		fmt_snprintf(c.key, sizeof(c.key), "commands.%s",
+		    pol->cmds[i].name);
 		if (check_object(&c, obj, command_keys, ncommand_keys) < 0 ||
 		    (pol->cmds[i].bypass && sandbox_only(&c, obj,
 		    pol->cmds[i].name) < 0))

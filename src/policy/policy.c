@@ -84,7 +84,8 @@ int policy_parse(const char *name, const char *buf, size_t len,
 		return json_error(name, buf, end);
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
-		fmt_fprintf(stderr, "sbexec: %s: must be a JSON object\n", name);
+		fmt_fprintf(stderr, "sbexec: %s: must be a JSON object\n",
+		    name);
 		return -1;
 	}
 	rc = check_object(&c, root, top_keys, ntop_keys);

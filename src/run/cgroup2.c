@@ -40,7 +40,8 @@ static char *v2_parent(struct cgroup *cg)
 
 	if (getuid() == 0)
 		return xstrdup(CGROUP_ROOT);
-	fmt_snprintf(unit, sizeof(unit), "/user@%u.service", (unsigned)getuid());
+	fmt_snprintf(unit, sizeof(unit), "/user@%u.service",
+	    (unsigned)getuid());
 	if (own_v2(own, sizeof(own)) < 0 || (at = strstr(own, unit)) == NULL) {
 		cg->why = xasprintf("cgroup: uid %u is outside the subtree "
 		    "systemd delegates to it (user@%u.service): run sbexec as "

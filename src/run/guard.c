@@ -55,7 +55,8 @@ static int command(void *arg)
 		goto fail;
 	final_exec(&a->l->fin, a->argv, a->envp, &what);
 fail:
-	fmt_dprintf(2, "sbexec: Landlock sandbox: %s: %s\n", what, strerror(errno));
+	fmt_dprintf(2, "sbexec: Landlock sandbox: %s: %s\n", what,
+	    strerror(errno));
 	(void)!write(a->err, "x", 1);
 	_exit(EXIT_SBEXEC);
 }

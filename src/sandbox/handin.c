@@ -93,7 +93,8 @@ void handin_reopen(const int fds[3])
 		if (fds[i] < 0)
 			continue;
 		if ((fd = reopen(fds[i])) < 0 || dup2(fd, i) < 0) {
-			fmt_dprintf(2, "sbexec: %s is a file the sandbox does not "
+			fmt_dprintf(2,
+			    "sbexec: %s is a file the sandbox does not "
 			    "show where the caller opened it (%s); hand it in "
 			    "through a pipe, or from a directory the sandbox "
 			    "shows\n", name[i], strerror(errno));

@@ -99,7 +99,8 @@ int mtab_read(pid_t pid, struct mtab *t)
 	if (pid == 0)
 		fmt_snprintf(path, sizeof(path), "/proc/self/mountinfo");
 	else
-		fmt_snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+		fmt_snprintf(path, sizeof(path), "/proc/%d/mountinfo",
+		    (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return -1;
 	/* getline's buffer grows to the longest line: a mountinfo line
