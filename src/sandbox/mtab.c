@@ -13,7 +13,6 @@
 #include "sandbox/mtab.h"
 #include "util.h"
 
-
 /* Is OPT one of the comma-separated per-mount OPTIONS? */
 static int has_option(const char *options, const char *opt)
 {

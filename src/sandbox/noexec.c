@@ -19,7 +19,6 @@
  * mount under /usr, an allowWrite there) stay noexec. A tree on a host
  * filesystem mounted noexec keeps the flag, locked: the run stops. */
 #include <fcntl.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
