@@ -78,12 +78,13 @@ build:
 HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -Isrc -I$(CJSON_SRC)
 UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/quote_roundtrip build/test/unit_net build/test/unit_util \
-	build/test/unit_tls build/test/unit_fmt
+	build/test/unit_tls build/test/unit_fmt build/test/unit_tiny
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) $(CJSON_DEFS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 POLICY_SRCS = $(addprefix src/policy/,policy.c schema.c keys.c commands.c \
 	netpolicy.c trust.c programs.c env.c number.c) src/policy/devices.c \
-	$(addprefix src/,path.c decide.c sha256.c util.c fmt.c) $(CJSON_SRC)/cJSON.c
+	$(addprefix src/,path.c decide.c sha256.c util.c fmt.c tiny.c) \
+	$(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz \
 	build/fuzz/tlshello_fuzz
 FUZZ_TIME ?= 60
@@ -93,11 +94,12 @@ build/test/quote_roundtrip: test/quote_roundtrip.c src/quote.c src/util.c src/fm
 build/test/unit_env: test/unit_env.c src/policy/env.c src/util.c src/fmt.c
 build/test/unit_sha256: test/unit_sha256.c src/sha256.c
 build/test/unit_net: test/unit_net.c src/policy/netpolicy.c \
-	src/net/proxyreq.c src/net/eyeballs.c src/util.c src/fmt.c
+	src/net/proxyreq.c src/net/eyeballs.c src/util.c src/fmt.c src/tiny.c
 build/test/unit_util: test/unit_util.c src/util.c src/fmt.c
 build/test/unit_fmt: test/unit_fmt.c src/fmt.c
+build/test/unit_tiny: test/unit_tiny.c src/tiny.c
 build/test/unit_tls: test/unit_tls.c src/net/tlshello.c src/net/tlswatch.c \
-	src/policy/netpolicy.c src/util.c src/fmt.c
+	src/policy/netpolicy.c src/util.c src/fmt.c src/tiny.c
 $(UNITS): test/tap.h | build
 	mkdir -p build/test
 	$(HOSTCC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
@@ -105,9 +107,10 @@ $(UNITS): test/tap.h | build
 build/fuzz/policy_fuzz: fuzz/policy_fuzz.c $(POLICY_SRCS)
 build/fuzz/quote_fuzz: fuzz/quote_fuzz.c src/quote.c src/util.c src/fmt.c
 build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c src/net/proxyreq.c \
-	src/policy/netpolicy.c src/util.c src/fmt.c
+	src/policy/netpolicy.c src/util.c src/fmt.c src/tiny.c
 build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c src/net/tlshello.c \
-	src/net/tlswatch.c src/policy/netpolicy.c src/util.c src/fmt.c
+	src/net/tlswatch.c src/policy/netpolicy.c src/util.c src/fmt.c \
+	src/tiny.c
 $(FUZZERS): | build
 	mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^

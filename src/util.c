@@ -188,6 +188,20 @@ int read_number(FILE *f, unsigned long long *v)
 	return digits > 0 && (c == EOF || c == ' ' || c == '\n');
 }
 
+long long dec_number(const char *s, char **end)
+{
+	const char *p = s + strspn(s, " \t"), *digits;
+	int neg = *p == '-';
+	unsigned long long v = 0, max = (unsigned long long)LLONG_MAX + !!neg;
+
+	for (digits = p += neg; *p >= '0' && *p <= '9'; p++)
+		v = v > max / 10 ? max : v * 10 + (unsigned long long)(*p - '0');
+	if (end != NULL)
+		*end = (char *)(p == digits ? s : p);
+	v = v > max ? max : v;
+	return neg ? (long long)(0 - v) : (long long)v;
+}
+
 long long now_ms(void)
 {
 	struct timespec ts;

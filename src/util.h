@@ -59,6 +59,12 @@ long long now_ms(void);
  * without the scanf family, which the binary would carry for this). */
 int read_number(FILE *f, unsigned long long *v);
 
+/* The decimal number at S, after blanks, with an optional '-' (a number
+ * in a kernel file, a descriptor in argv): *END (if END) past its
+ * digits, or S when there are none; past the range it stays at its end,
+ * as strtoll does. */
+long long dec_number(const char *s, char **end);
+
 /* close_range(2)'s flag (linux/close_range.h, Linux 5.11), which musl's
  * headers do not carry. */
 #ifndef CLOSE_RANGE_CLOEXEC

@@ -12,7 +12,7 @@ layout_check() {
 	python3 - "$TOP/src" <<-'EOF'
 	import glob, os, re, sys
 	src = sys.argv[1]
-	helpers = {"util", "fmt", "path", "quote", "sha256", "prof"}
+	helpers = {"util", "fmt", "tiny", "path", "quote", "sha256", "prof"}
 	# Bottom to top, as README's table reads from the bottom.
 	rank = {"policy": 0, "audit": 1, "sandbox": 2, "net": 3, "run": 4,
 	        "": 5}

@@ -19,7 +19,7 @@ B="$TOP/build"
 	refute_output --partial "not ok"
 }
 
-@test "util.c: read_number, the reader of /proc's number lists" {
+@test "util.c: read_number and dec_number, the readers of the kernel's numbers" {
 	run "$B/test/unit_util"
 	assert_success
 	refute_output --partial "not ok"
@@ -30,6 +30,13 @@ B="$TOP/build"
 	assert_success
 	refute_output --partial "not ok"
 	assert_output --partial "ok 4 "
+}
+
+@test "tiny.c: sort, substring search and UTC date as libc has them" {
+	run "$B/test/unit_tiny"
+	assert_success
+	refute_output --partial "not ok"
+	assert_output --partial "ok 5 "
 }
 
 @test "sha256.c: FIPS 180-4 vectors" {

@@ -28,6 +28,7 @@
 #include "audit/outfd.h"
 #include "audit/sink.h"
 #include "sha256.h"
+#include "tiny.h"
 #include "util.h"
 
 #define SYSLOG_PATH SINK_SYSLOG
@@ -143,7 +144,7 @@ static void head(struct json *j, const char *type)
 	char buf[96];	/* room for any int the format could print */
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
+	tiny_gmtime(ts.tv_sec, &tm);
 	fmt_snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
 	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 	    tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);

@@ -25,6 +25,8 @@
 
 #include "path.h"
 #include "policy/devices.h"
+#include "tiny.h"
+#include "util.h"
 
 #define DRM_MAJOR 226		/* include/drm/drm_device.h: fixed */
 #define NVIDIA_MAJOR 195	/* NV_MAJOR_DEVICE_NUMBER: fixed */
@@ -86,7 +88,7 @@ void devices_members(const char *name, struct strv *out)
 			if (lstat(nvidia_names[i], &st) == 0)
 				strv_push(out, nvidia_names[i]);
 	}
-	qsort(out->v + first, out->n - first, sizeof(*out->v), by_name);
+	tiny_sort(out->v + first, out->n - first, sizeof(*out->v), by_name);
 }
 
 int devices_check(const char *path, char **why)
@@ -119,7 +121,7 @@ static long proc_major(const char *name)
 		if (strncmp(line, "Block", 5) == 0)
 			break;
 		line[strcspn(line, "\n")] = '\0';
-		n = strtol(line, &end, 10);
+		n = (long)dec_number(line, &end);
 		if (end != line && *end == ' ' && strcmp(end + 1, name) == 0)
 			major = n;
 	}

@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "policy/netpolicy.h"
+#include "tiny.h"
 #include "util.h"
 
 #define LABEL_MAX 63
@@ -89,7 +90,7 @@ static const char *scheme_parse(const char *s, enum rule_scheme *scheme,
 			break;
 		}
 	}
-	if (strstr(s, "://") != NULL)
+	if (tiny_strstr(s, "://") != NULL)
 		*why = "the only schemes are \"https://\" and \"http://\"";
 	else if (strchr(s, '@') != NULL)
 		*why = "user-info: an entry is [https://|http://]host[:port]";

@@ -17,6 +17,7 @@
 #include "policy/schema.h"
 #include "policy/trust.h"
 #include "sha256.h"
+#include "tiny.h"
 #include "util.h"
 
 #define POLICY_MAX_BYTES (1 << 20)	/* DESIGN 1: a policy is small */
@@ -43,7 +44,7 @@ static const char *nul_escape(const char *buf)
 {
 	const char *p = buf, *q;
 
-	while ((p = strstr(p, "u0000")) != NULL) {
+	while ((p = tiny_strstr(p, "u0000")) != NULL) {
 		for (q = p; q > buf && q[-1] == '\\'; q--)
 			;
 		if ((p - q) % 2 == 1)
@@ -116,7 +117,7 @@ static void check_way(const char *file, const struct stat *st)
 
 	if (trust_path(file, &why) < 0)
 		diex(EXIT_SBEXEC, "policy %s: %s%s", file, why,
-		    strstr(why, "writable by group or others") ? UMASK_HINT : "");
+		    tiny_strstr(why, "writable by group or others") ? UMASK_HINT : "");
 	if (stat(file, &again) < 0 || again.st_dev != st->st_dev ||
 	    again.st_ino != st->st_ino)
 		diex(EXIT_SBEXEC, "policy %s: changed while being checked; "

@@ -70,11 +70,11 @@ long long cg_get(const char *dir, const char *name, const char *key)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		if (key == NULL) {
-			v = strtoll(line, NULL, 10);
+			v = dec_number(line, NULL);
 			break;
 		}
 		if (strncmp(line, key, klen) == 0 && line[klen] == ' ') {
-			v = strtoll(line + klen + 1, NULL, 10);
+			v = dec_number(line + klen + 1, NULL);
 			break;
 		}
 	}
@@ -277,7 +277,7 @@ static unsigned long long start_time(void)
 	for (int i = 0; i < 20 && p != NULL; i++)
 		p = strchr(p + 1, ' ');
 	if (p != NULL)
-		t = strtoull(p + 1, NULL, 10);
+		t = (unsigned long long)dec_number(p + 1, NULL);
 	return t;
 }
 

@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "run/cgroup.h"
+#include "tiny.h"
 #include "util.h"
 
 /* This process's v2 cgroup, from /proc/self/cgroup ("0::PATH"). */
@@ -42,7 +43,7 @@ static char *v2_parent(struct cgroup *cg)
 		return xstrdup(CGROUP_ROOT);
 	fmt_snprintf(unit, sizeof(unit), "/user@%u.service",
 	    (unsigned)getuid());
-	if (own_v2(own, sizeof(own)) < 0 || (at = strstr(own, unit)) == NULL) {
+	if (own_v2(own, sizeof(own)) < 0 || (at = tiny_strstr(own, unit)) == NULL) {
 		cg->why = xasprintf("cgroup: uid %u is outside the subtree "
 		    "systemd delegates to it (user@%u.service): run sbexec as "
 		    "root, or under systemd-run --user", (unsigned)getuid(),
@@ -112,7 +113,7 @@ static int has(const char *dir, const char *controller)
 	if (fgets(line, sizeof(line), f) == NULL)
 		line[0] = '\0';
 	fclose(f);
-	for (p = line; (p = strstr(p, controller)) != NULL; p += len)
+	for (p = line; (p = tiny_strstr(p, controller)) != NULL; p += len)
 		if ((p == line || p[-1] == ' ') && (p[len] == ' ' ||
 		    p[len] == '\n' || p[len] == '\0'))
 			return 1;

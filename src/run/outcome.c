@@ -13,6 +13,7 @@
 #include "audit/audit.h"
 #include "run/say.h"
 #include "run/sup.h"
+#include "tiny.h"
 #include "util.h"
 
 struct hint {
@@ -61,7 +62,7 @@ static void setup_failed(const struct sup *s)
 		if (!seen) {
 			warnx("hint: if bwrap says \"%s\": %s", hints[i].match,
 			    hints[i].text);
-		} else if (strstr(tail, hints[i].match) != NULL) {
+		} else if (tiny_strstr(tail, hints[i].match) != NULL) {
 			warnx("hint: %s", hints[i].text);
 			return;
 		}

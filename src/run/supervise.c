@@ -37,6 +37,7 @@
 #include "run/sup.h"
 #include "run/tree.h"
 #include "sandbox/mntns.h"
+#include "tiny.h"
 #include "util.h"
 
 /* SIGTSTP is among them so that nothing stops sbexec but SIGSTOP. */
@@ -216,11 +217,11 @@ static void on_signal(struct sup *s)
 
 static long long find_number(const char *buf, const char *key)
 {
-	const char *p = strstr(buf, key);
+	const char *p = tiny_strstr(buf, key);
 
 	if (p == NULL || (p = strchr(p, ':')) == NULL)
 		return -1;
-	return strtoll(p + 1, NULL, 10);
+	return dec_number(p + 1, NULL);
 }
 
 static void on_status(struct sup *s)

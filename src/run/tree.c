@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,7 +46,7 @@ static int cpu_fields(const char *p, unsigned long long t[4])
 		p += strcspn(p, " ");
 	}
 	for (int i = 0; i < 4; i++) {
-		t[i] = strtoull(p, &end, 10);
+		t[i] = (unsigned long long)dec_number(p, &end);
 		if (end == p)
 			return -1;
 		p = end;
@@ -57,7 +58,7 @@ static void add_stat(pid_t pid, struct usage *u)
 {
 	unsigned long long t[4];
 	char path[64], buf[1024], *p;
-	long tick = sysconf(_SC_CLK_TCK);
+	unsigned long tick = getauxval(AT_CLKTCK);
 	FILE *f;
 	size_t n;
 
@@ -68,11 +69,11 @@ static void add_stat(pid_t pid, struct usage *u)
 	fclose(f);
 	buf[n] = '\0';
 	/* The name may hold anything, ')' too: fields follow the last. */
-	if ((p = strrchr(buf, ')')) == NULL || tick <= 0 ||
+	if ((p = strrchr(buf, ')')) == NULL || tick == 0 ||
 	    cpu_fields(p + 1, t) < 0)
 		return;
 	u->cpu_ms += (long long)((t[0] + t[1] + t[2] + t[3]) * 1000 /
-	    (unsigned long long)tick);
+	    tick);
 }
 
 static void add_rss(pid_t pid, struct usage *u)
@@ -86,7 +87,7 @@ static void add_rss(pid_t pid, struct usage *u)
 		return;
 	while (fgets(line, sizeof(line), f) != NULL)
 		if (strncmp(line, "VmHWM:", 6) == 0 &&
-		    (kb = strtoll(line + 6, NULL, 10)) > u->max_rss_kb)
+		    (kb = dec_number(line + 6, NULL)) > u->max_rss_kb)
 			u->max_rss_kb = kb;
 	fclose(f);
 }

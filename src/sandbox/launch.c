@@ -31,6 +31,7 @@
 #include "sandbox/final.h"
 #include "sandbox/handin.h"
 #include "sandbox/launch.h"
+#include "util.h"
 
 #define FD_LINK "/proc/self/fd/"
 #define LAUNCH_ARG "--sbexec-launch"
@@ -198,9 +199,10 @@ void launch_maybe(int argc, char **argv)
 		_exit(0);
 	if (!is_launch(argc, argv))
 		return;
-	envp = env_read(atoi(argv[2]), &f);
+	envp = env_read((int)dec_number(argv[2], NULL), &f);
 	for (int i = 0; i < 3; i++)
-		handin[i] = digits(argv[3 + i]) ? atoi(argv[3 + i]) : -1;
+		handin[i] = digits(argv[3 + i]) ?
+		    (int)dec_number(argv[3 + i], NULL) : -1;
 	handin_reopen(handin);
 	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 		fail("close_range", EXIT_SBEXEC);

@@ -22,6 +22,7 @@
 #include "fmt.h"
 #include "path.h"
 #include "sandbox/mountplan.h"
+#include "tiny.h"
 
 struct mount *plan_add(struct plan *p, const char *path,
     enum fs_kind kind, char *why)
@@ -94,7 +95,7 @@ int plan_has(const struct plan *p, const char *path)
 void plan_sort(struct plan *p)
 {
 	if (p->n > 1)
-		qsort(p->m, p->n, sizeof(*p->m), by_depth);
+		tiny_sort(p->m, p->n, sizeof(*p->m), by_depth);
 }
 
 /* A directory is the audit's own when nothing but the audit file and

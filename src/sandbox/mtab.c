@@ -38,8 +38,8 @@ static int parse(char *line, struct mtab_entry *m)
 	while ((opt = strtok_r(NULL, " \n", &save)) != NULL &&
 	    strcmp(opt, "-") != 0)
 		m->unbindable |= strcmp(opt, "unbindable") == 0;
-	m->id = atoi(f[0]);
-	m->parent = atoi(f[1]);
+	m->id = (int)dec_number(f[0], NULL);
+	m->parent = (int)dec_number(f[1], NULL);
 	m->mp = xstrdup(f[4]);
 	m->ro = strcmp(f[5], "ro") == 0 || strncmp(f[5], "ro,", 3) == 0;
 	m->noexec = has_option(f[5], "noexec");
