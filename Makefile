@@ -78,7 +78,8 @@ build:
 HOST_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) -Werror -Isrc -I$(CJSON_SRC)
 UNITS = build/test/unit_quote build/test/unit_env build/test/unit_sha256 \
 	build/test/quote_roundtrip build/test/unit_net build/test/unit_util \
-	build/test/unit_tls build/test/unit_fmt build/test/unit_tiny
+	build/test/unit_tls build/test/unit_fmt build/test/unit_tiny \
+	build/test/unit_dns
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -Isrc -I$(CJSON_SRC) $(CJSON_DEFS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 POLICY_SRCS = $(addprefix src/policy/,policy.c schema.c keys.c commands.c \
@@ -86,7 +87,7 @@ POLICY_SRCS = $(addprefix src/policy/,policy.c schema.c keys.c commands.c \
 	$(addprefix src/,path.c decide.c sha256.c util.c fmt.c tiny.c) \
 	$(CJSON_SRC)/cJSON.c
 FUZZERS = build/fuzz/policy_fuzz build/fuzz/quote_fuzz build/fuzz/proxyreq_fuzz \
-	build/fuzz/tlshello_fuzz
+	build/fuzz/tlshello_fuzz build/fuzz/dns_fuzz
 FUZZ_TIME ?= 60
 
 build/test/unit_quote: test/unit_quote.c src/quote.c src/util.c src/fmt.c
@@ -98,6 +99,7 @@ build/test/unit_net: test/unit_net.c src/policy/netpolicy.c \
 build/test/unit_util: test/unit_util.c src/util.c src/fmt.c
 build/test/unit_fmt: test/unit_fmt.c src/fmt.c
 build/test/unit_tiny: test/unit_tiny.c src/tiny.c
+build/test/unit_dns: test/unit_dns.c src/net/dns.c src/tiny.c src/util.c src/fmt.c
 build/test/unit_tls: test/unit_tls.c src/net/tlshello.c src/net/tlswatch.c \
 	src/policy/netpolicy.c src/util.c src/fmt.c src/tiny.c
 $(UNITS): test/tap.h | build
@@ -111,6 +113,8 @@ build/fuzz/proxyreq_fuzz: fuzz/proxyreq_fuzz.c src/net/proxyreq.c \
 build/fuzz/tlshello_fuzz: fuzz/tlshello_fuzz.c src/net/tlshello.c \
 	src/net/tlswatch.c src/policy/netpolicy.c src/util.c src/fmt.c \
 	src/tiny.c
+build/fuzz/dns_fuzz: fuzz/dns_fuzz.c src/net/dns.c src/tiny.c src/util.c \
+	src/fmt.c
 $(FUZZERS): | build
 	mkdir -p build/fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^

@@ -544,8 +544,27 @@ socket.create_connection(("127.0.0.6", int(sys.argv[1])), timeout=5)' \
 	done
 	max=$(awk '$3 > m { m = $3 } END { print m + 0 }' "$DNS_LOG")
 	[ "$max" -ge 4 ] || fail "at most $max queries at once: sequential"
-	# musl asks A and AAAA at once: two queries a lookup.
+	# dns.c asks A and AAAA at once: two queries a lookup.
 	[ "$max" -le 32 ] || fail "$max queries at once: more than 16 lookups"
+}
+
+@test "lookups: a name with fewer dots than ndots goes through resolv.conf's search list in order, as the C library takes it" {
+	local url="http://media:$HTTP_PORT/clip.mp4" saved
+	saved=$(cat "$NET/resolv.conf")
+	# In place: the namespace's /etc/resolv.conf is this file, bound.
+	echo "search nowhere.test slow.test" >>"$NET/resolv.conf"
+	run -0 probe ffprobe "$url"	# the control: ffprobe alone
+	local direct=$output
+	allow_policy "\"media:$HTTP_PORT\""
+	: >"$DNS_LOG"
+	run probe "$BIN/ffprobe" "$url"
+	echo "$saved" >"$NET/resolv.conf"
+	assert_equal "$direct" 1
+	assert_success
+	assert_output 1
+	grep -q '^media.nowhere.test 1 ' "$DNS_LOG"
+	grep -q '^media.slow.test 1 ' "$DNS_LOG"
+	refute grep -q '^media 1 ' "$DNS_LOG"	# found before the bare name
 }
 
 @test "allow-list: an allowed https URL works through CONNECT, as ffprobe alone sees it" {

@@ -32,6 +32,13 @@ B="$TOP/build"
 	assert_output --partial "ok 4 "
 }
 
+@test "dns.c: which replies count and what they give, /etc/hosts lines, resolv.conf and its bounds" {
+	run "$B/test/unit_dns"
+	assert_success
+	refute_output --partial "not ok"
+	assert_output --partial "ok 19 "
+}
+
 @test "tiny.c: sort, substring search and UTC date as libc has them" {
 	run "$B/test/unit_tiny"
 	assert_success
@@ -102,4 +109,8 @@ fuzz() {
 
 @test "the ClientHello check survives libFuzzer, and passes only the CONNECT host" {
 	fuzz tlshello
+}
+
+@test "the DNS reply reader survives libFuzzer: only replies to the query, only NOERROR's addresses, at most ADDRS_MAX" {
+	fuzz dns
 }

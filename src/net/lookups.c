@@ -2,7 +2,7 @@
  * port are looked up at once, not one after another, and each answer is
  * kept for LOOKUP_KEEP_MS within the run: a deny list of N names costs
  * one lookup's latency, once (every plain-http HLS segment asked the
- * same names again). getaddrinfo says nothing of a record's TTL, so
+ * same names again). dns.c says nothing of a record's TTL, so
  * the time is sbexec's own, short of most TTLs; a lookup that failed
  * for another reason than the name not being there is kept
  * LOOKUP_RETRY_MS only. Keeping an answer moves no connection: every
@@ -12,12 +12,12 @@
  * table, started as answers come in. A lookup past its request's
  * timeout still holds its thread until the resolver gives up, so the
  * threads stay bounded whatever the command asks. */
-#include <netdb.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
+#include "net/dns.h"
 #include "net/lookups.h"
 #include "util.h"
 
@@ -130,7 +130,7 @@ static int same(const struct addr *x, const struct addr *y)
 static int shares(const struct name_answer *d, const struct name_answer *h,
     struct answer *a)
 {
-	if (d->err == EAI_NONAME || d->err == EAI_NODATA)
+	if (d->err == DNS_NONAME || d->err == DNS_NODATA)
 		return 0;
 	if (d->err != 0) {
 		a->deny_err = d->err;
@@ -198,8 +198,8 @@ void lookups_take(struct lookups *l, const struct name_answer *a,
 	if (e != NULL && e->st == L_RUNNING) {
 		e->a = *a;
 		e->st = L_DONE;
-		e->until = now + (a->err == 0 || a->err == EAI_NONAME ||
-		    a->err == EAI_NODATA ? LOOKUP_KEEP_MS : LOOKUP_RETRY_MS);
+		e->until = now + (a->err == DNS_OK || a->err == DNS_NONAME ||
+		    a->err == DNS_NODATA ? LOOKUP_KEEP_MS : LOOKUP_RETRY_MS);
 	}
 	start_queued(l);
 }

@@ -8,7 +8,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 
 #include "audit/audit.h"
 #include "fmt.h"
+#include "net/dns.h"
 #include "net/eyeballs.h"
 #include "net/flow.h"
 #include "net/lookups.h"
@@ -532,7 +532,7 @@ static void checked(struct proxy *px, struct conn *c)
 
 	if (c->ans.err != 0) {
 		fail(c, 502, xasprintf("%s: %s", c->req.host,
-		    gai_strerror(c->ans.err)));
+		    dns_strerror(c->ans.err)));
 		return;
 	}
 	if (c->ans.more) {
@@ -543,7 +543,7 @@ static void checked(struct proxy *px, struct conn *c)
 	if (c->ans.denied[0] != '\0') {
 		refuse(px, c, 403, c->ans.deny_err != 0 ? xasprintf("the denied "
 		    "name %s could not be looked up (%s), so deny cannot be "
-		    "checked", c->ans.denied, gai_strerror(c->ans.deny_err)) :
+		    "checked", c->ans.denied, dns_strerror(c->ans.deny_err)) :
 		    xasprintf("%s shares an address with the denied name %s: "
 		    "deny wins", c->req.host, c->ans.denied));
 		return;

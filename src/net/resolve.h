@@ -18,7 +18,7 @@ struct addr {
 
 /* One name's answer, written whole (under PIPE_BUF) by its thread. */
 struct name_answer {
-	int err;		/* getaddrinfo's, 0 when found */
+	int err;		/* dns.h's DNS_*, DNS_OK when found */
 	int more;		/* more than ADDRS_MAX addresses */
 	int n;
 	struct addr addr[ADDRS_MAX];
@@ -28,7 +28,7 @@ struct name_answer {
 /* What the proxy checks for a request: its host's addresses, and the
  * denied name that shares one of them (deny_err 0) or could not be
  * looked up for a reason other than not being there (deny_err is
- * getaddrinfo's); "" when neither. */
+ * dns.h's); "" when neither. */
 struct answer {
 	int err, more, n;
 	struct sockaddr_storage addr[ADDRS_MAX];
@@ -36,8 +36,8 @@ struct answer {
 	int deny_err;
 };
 
-/* Look NAME up with the C library's resolver on a detached thread of
- * its own, which writes its name_answer to WFD and ends. 0, or -1 when
+/* Look NAME up (dns.c) on a detached thread of its own, which writes
+ * its name_answer to WFD and ends. 0, or -1 when
  * no thread could be started. */
 int resolve_start(const char *name, int wfd);
 
