@@ -82,25 +82,28 @@ static int program(struct walk *w, const char *path, const struct stat *st)
 	return 1;
 }
 
-/* Replace REST by the link's target, "/" and TAIL (what was left after
- * the link, inside REST). */
-static int follow(struct walk *w, const char *path, const char *tail)
+/* W->cur is a link, in the directory of its first KEEP bytes: REST
+ * becomes the link's target, "/" and TAIL (what was left after the
+ * link, inside REST), read in place: TAIL goes to the end of REST and
+ * the target before it, which takes no buffer of its own. */
+static int follow(struct walk *w, const char *tail, size_t keep)
 {
-	char target[PATH_MAX];
-	size_t len = strlen(tail);
+	size_t len = strlen(tail), room = sizeof(w->rest) - len - 1;
+	char *end = w->rest + room;
 	ssize_t n;
 
 	if (++w->links > LINKS_MAX)
-		return refuse(w, path, "passes through too many links");
-	n = readlink(path, target, sizeof(target) - 1);
+		return refuse(w, w->cur, "passes through too many links");
+	memmove(end, tail, len + 1);
+	n = readlink(w->cur, w->rest, room - 1);
 	if (n < 0)
-		return refuse(w, path, strerror(errno));
-	if ((size_t)n + 1 + len >= sizeof(w->rest))
-		return refuse(w, path, "is too long");
-	memmove(w->rest + n + 1, tail, len + 1);
-	memcpy(w->rest, target, (size_t)n);
+		return refuse(w, w->cur, strerror(errno));
+	if ((size_t)n >= room - 1)
+		return refuse(w, w->cur, "is too long");
 	w->rest[n] = '/';
-	if (target[0] == '/')
+	memmove(w->rest + n + 1, end, len + 1);
+	w->cur[keep] = '\0';
+	if (w->rest[0] == '/')
 		strcpy(w->cur, "/");
 	return 0;
 }
@@ -110,12 +113,13 @@ static int is_name(const char *s, size_t len, const char *name)
 	return len == strlen(name) && memcmp(s, name, len) == 0;
 }
 
-/* Walk one component of REST; 1 when the walk is over. */
+/* Walk one component of REST; 1 when the walk is over. Its path is
+ * built on W->cur, which stays there when it is a directory. */
 static int step(struct walk *w)
 {
-	char path[PATH_MAX], *slash, *tail;
+	char *slash, *tail;
 	struct stat st;
-	size_t len;
+	size_t len, keep = strlen(w->cur);
 
 	slash = strchr(w->rest, '/');
 	tail = slash ? slash + 1 : w->rest + strlen(w->rest);
@@ -131,41 +135,35 @@ static int step(struct walk *w)
 		return lstat(w->cur, &st) < 0 ? refuse(w, w->cur,
 		    strerror(errno)) : check_dir(w, &st);
 	}
-	if ((size_t)fmt_snprintf(path, sizeof(path), "%s/%.*s", strcmp(w->cur,
-	    "/") ? w->cur : "", (int)len, w->rest) >= sizeof(path))
+	if ((size_t)fmt_snprintf(w->cur + keep, sizeof(w->cur) - keep, "%s%.*s",
+	    keep > 1 ? "/" : "", (int)len, w->rest) >= sizeof(w->cur) - keep) {
+		w->cur[keep] = '\0';
 		return refuse(w, w->cur, "leads to a path too long");
-	if (lstat(path, &st) < 0)
-		return w->way && errno == ENOENT ? absent(w, path, tail) :
-		    refuse(w, path, strerror(errno));
+	}
+	if (lstat(w->cur, &st) < 0)
+		return w->way && errno == ENOENT ? absent(w, w->cur, tail) :
+		    refuse(w, w->cur, strerror(errno));
 	if (w->way != NULL)
-		strv_push(&w->way->seen, path);
+		strv_push(&w->way->seen, w->cur);
 	if (w->shared && !owned(&st))
-		return refuse(w, path, "is owned by another user in a shared "
+		return refuse(w, w->cur, "is owned by another user in a shared "
 		    "directory, which they could replace");
 	if (S_ISLNK(st.st_mode))
-		return follow(w, path, tail);
+		return follow(w, tail, keep);
 	memmove(w->rest, tail, strlen(tail) + 1);
 	if (w->rest[0] == '\0')
-		return w->way ? program(w, path, &st) : 1;
-	strcpy(w->cur, path);
+		return w->way ? program(w, w->cur, &st) : 1;
 	return check_dir(w, &st);
 }
 
-/* Static and never zeroed whole: see struct walk. */
-static struct walk walker;
-
-static int walk(const char *file, struct trust_way *way, char **why)
+/* From "/" to FILE (after the working directory when FILE is relative:
+ * "//FILE" when it is absolute, as "/" "/" reads it). */
+static int walk_from_root(struct walk *w, const char *file)
 {
-	struct walk *w = &walker;
 	struct stat st;
 	size_t len;
 	int rc = 0;
 
-	w->links = w->shared = 0;
-	w->way = way;
-	w->why = why;
-	/* The working directory, then "/" and FILE: "//FILE" when FILE is
-	 * absolute, as "/" "/" reads it. */
 	w->rest[0] = '\0';
 	if (file[0] != '/' && getcwd(w->rest, sizeof(w->rest)) == NULL)
 		return refuse(w, file, "cannot be found: no working directory");
@@ -181,6 +179,26 @@ static int walk(const char *file, struct trust_way *way, char **why)
 	return rc < 0 ? -1 : 0;
 }
 
+/* The walk's two PATH_MAX buffers live as long as the walk: on the heap,
+ * returned after, where a static walker kept two pages of every run
+ * resident to its end, and the stack would be 8 KiB deeper for every
+ * later call. Only the pages the paths reach are touched. */
+static int walk(const char *file, struct trust_way *way, char **why)
+{
+	struct walk *w = xmalloc(sizeof(*w));
+	int rc;
+
+	w->links = w->shared = 0;
+	w->way = way;
+	w->why = why;
+	rc = walk_from_root(w, file);
+	/* A walk that ends on "." or "..": the directory reached. */
+	if (way != NULL && way->target == NULL)
+		way->target = xstrdup(w->cur);
+	free(w);
+	return rc;
+}
+
 int trust_path(const char *file, char **why)
 {
 	return walk(file, NULL, why);
@@ -188,14 +206,8 @@ int trust_path(const char *file, char **why)
 
 int trust_program(const char *file, struct trust_way *way, char **why)
 {
-	int rc;
-
 	*way = (struct trust_way){ 0 };
-	rc = walk(file, way, why);
-	/* A walk that ends on "." or "..": the directory reached. */
-	if (way->target == NULL)
-		way->target = xstrdup(walker.cur);
-	return rc;
+	return walk(file, way, why);
 }
 
 void trust_way_free(struct trust_way *way)
