@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "path.h"
 #include "util.h"
 
@@ -121,15 +122,30 @@ size_t path_depth(const char *path)
 	return n;
 }
 
-/* realpath's own copy: a buffer here would be a second PATH_MAX on a
- * stack that already holds realpath's two. */
+/* The path the kernel gives the file PATH opens (O_PATH: no permission
+ * on the file itself, no open of a FIFO's other end), read back from
+ * /proc/self/fd: realpath's answer, with its errors (ENOENT, ELOOP,
+ * ENOTDIR, EACCES), in three calls where realpath reads each component
+ * and holds two PATH_MAX buffers on the stack (8 KiB, the deepest frame
+ * of a call; this is one). A file that opens and then has no path to
+ * read fails closed: NULL would say "not there" of a file that is. */
 char *path_resolve(const char *path)
 {
-	char *r = realpath(path, NULL);
+	char link[32], r[PATH_MAX];
+	int fd = open(path, O_PATH | O_CLOEXEC), e;
+	ssize_t n;
 
-	if (r == NULL && errno == ENOMEM)
-		die(EXIT_SBEXEC, "%s", path);
-	return r;
+	if (fd < 0)
+		return NULL;
+	fmt_snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, r, sizeof(r));
+	e = errno;
+	close(fd);
+	if (n <= 0 || (size_t)n >= sizeof(r) || r[0] != '/')
+		diex(EXIT_SBEXEC, "%s: no path to read back from %s (%s)", path,
+		    link, n < 0 ? strerror(e) : "not one in this root");
+	r[n] = '\0';
+	return xstrdup(r);
 }
 
 /* The kernel's own walk (openat2, Linux 5.6): one call where the walk
