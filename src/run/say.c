@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "audit/audit.h"
@@ -28,7 +29,7 @@
 static struct {
 	int on;
 	struct stream *err;
-	char buf[SAY_MAX];
+	char *buf;		/* SAY_MAX bytes, once a line comes */
 	size_t len;		/* queued: lines, each ending in '\n' */
 	int partial;		/* the first line is written in part */
 	long dropped;
@@ -56,11 +57,25 @@ void say_begin(struct stream *err)
 		atexit(say_end);
 }
 
+/* The queue's room, mapped when it takes its first line: a run that
+ * says nothing while the loop runs (most) touches no page of it, and a
+ * map that fails is no room (a record fails closed, a line is dropped
+ * and counted). */
+static int room(void)
+{
+	void *p;
+
+	if (q.buf == NULL && (p = mmap(NULL, SAY_MAX, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) != MAP_FAILED)
+		q.buf = p;
+	return q.buf != NULL;
+}
+
 int say_put(const char *buf, size_t len, int record)
 {
 	if (len == 0)
 		return 0;
-	if (len > PIPE_BUF - 1 || q.len + len > sizeof(q.buf)) {
+	if (len > PIPE_BUF - 1 || !room() || q.len + len > SAY_MAX) {
 		if (record)
 			return -1;
 		q.dropped++;
