@@ -176,6 +176,7 @@ int policy_load(const char *file, struct policy *pol)
 	 * it could rewrite (DESIGN 12). */
 	if (rc == 0)
 		rc = programs_check(pol);
+	trust_end();
 	return rc;
 }
 

@@ -179,14 +179,28 @@ static int walk_from_root(struct walk *w, const char *file)
 	return rc < 0 ? -1 : 0;
 }
 
-/* The walk's two PATH_MAX buffers live as long as the walk: on the heap,
- * returned after, where a static walker kept two pages of every run
- * resident to its end, and the stack would be 8 KiB deeper for every
- * later call. Only the pages the paths reach are touched. */
+/* The walks' two PATH_MAX buffers: allocated by the first walk of a
+ * policy load, shared by its walks (one allocation, its pages faulted
+ * once) and given back by trust_end once the load is over. A static
+ * walker kept its two pages resident to the end of every run; one on
+ * the stack made every later call 8 KiB deeper; one per walk paid a map
+ * and its page faults four times a call. */
+static struct walk *walker;
+
+void trust_end(void)
+{
+	free(walker);
+	walker = NULL;
+}
+
 static int walk(const char *file, struct trust_way *way, char **why)
 {
-	struct walk *w = xmalloc(sizeof(*w));
+	struct walk *w;
 	int rc;
+
+	if (walker == NULL)
+		walker = xmalloc(sizeof(*walker));
+	w = walker;
 
 	w->links = w->shared = 0;
 	w->way = way;
@@ -195,7 +209,6 @@ static int walk(const char *file, struct trust_way *way, char **why)
 	/* A walk that ends on "." or "..": the directory reached. */
 	if (way != NULL && way->target == NULL)
 		way->target = xstrdup(w->cur);
-	free(w);
 	return rc;
 }
 

@@ -29,4 +29,7 @@ struct trust_way {
 int trust_program(const char *file, struct trust_way *way, char **why);
 void trust_way_free(struct trust_way *way);
 
+/* The walks are over (the policy is loaded): their buffer goes back. */
+void trust_end(void);
+
 #endif
