@@ -227,77 +227,112 @@ int dns_reply(const unsigned char *r, size_t rlen, const unsigned char *q,
 	    (r[2] & 0xf8) != 0x80 || memcmp(r + 4, q + 4, 2) != 0 ||
 	    memcmp(r + 12, q + 12, qlen - 12) != 0)
 		return -1;
-	if ((r[3] & 15) == 0)
+	if ((r[3] & 15) == 0 && a != NULL)
 		records(r, rlen, a);
 	return r[3] & 15;
 }
 
-/* The nameservers as one socket reaches them: all IPv4, or IPv6 with
- * the IPv4 ones mapped. */
-static socklen_t servers(const struct dns_conf *c,
-    struct sockaddr_storage *ss, int *family)
+struct ask {
+	struct sockaddr_storage ns[DNS_NS_MAX];
+	int nns, fd;
+	socklen_t nslen;
+	unsigned char q[2][QUERY_MAX];	/* AAAA, then A */
+	size_t qlen[2];
+	unsigned char r[2][REPLY_MAX];	/* the reply taken for each */
+	size_t rlen[2];
+	int rcode[2];			/* -1 until a reply is taken */
+};
+
+/* C's nameservers as a socket of FAMILY reaches them (IPv4 alone, or
+ * IPv6 with the IPv4 ones mapped) into K: how many. */
+static int servers(const struct dns_conf *c, int family, struct ask *k)
 {
-	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	*family = AF_INET;
-	for (int i = 0; i < c->nns; i++)
-		if (c->ns[i].family == AF_INET6)
-			*family = AF_INET6;
-	for (int i = 0; i < c->nns; i++) {
-		struct sockaddr_in *s4 = (struct sockaddr_in *)(void *)&ss[i];
-		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)(void *)&ss[i];
-
-		memset(&ss[i], 0, sizeof(ss[i]));
-		if (*family == AF_INET) {
-			*s4 = (struct sockaddr_in){ .sin_family = AF_INET,
-			    .sin_port = htons(53) };
-			memcpy(&s4->sin_addr, c->ns[i].a, 4);
-			continue;
-		}
-		*s6 = (struct sockaddr_in6){ .sin6_family = AF_INET6,
-		    .sin6_port = htons(53) };
-		if (c->ns[i].family == AF_INET6) {
-			memcpy(&s6->sin6_addr, c->ns[i].a, 16);
-		} else {
-			memcpy(&s6->sin6_addr, mapped, 12);
-			memcpy((unsigned char *)&s6->sin6_addr + 12,
-			    c->ns[i].a, 4);
-		}
-	}
-	return *family == AF_INET ? sizeof(struct sockaddr_in) :
+	k->nns = 0;
+	k->nslen = family == AF_INET ? sizeof(struct sockaddr_in) :
 	    sizeof(struct sockaddr_in6);
+	for (int i = 0; i < c->nns; i++) {
+		struct sockaddr_storage *ss = &k->ns[k->nns];
+		struct sockaddr_in *s4 = (struct sockaddr_in *)(void *)ss;
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)(void *)ss;
+
+		memset(ss, 0, sizeof(*ss));
+		if (family == AF_INET6) {
+			s6->sin6_family = AF_INET6;
+			s6->sin6_port = htons(53);
+			if (c->ns[i].family == AF_INET6) {
+				memcpy(&s6->sin6_addr, c->ns[i].a, 16);
+			} else {
+				s6->sin6_addr.s6_addr[10] = 0xff;
+				s6->sin6_addr.s6_addr[11] = 0xff;
+				memcpy(&s6->sin6_addr.s6_addr[12], c->ns[i].a, 4);
+			}
+		} else if (c->ns[i].family == AF_INET) {
+			s4->sin_family = AF_INET;
+			s4->sin_port = htons(53);
+			memcpy(&s4->sin_addr, c->ns[i].a, 4);
+		} else {
+			continue;	/* IPv6, and the kernel has none */
+		}
+		k->nns++;
+	}
+	return k->nns;
 }
 
-struct ask {
-	const struct dns_conf *c;
-	struct sockaddr_storage ns[DNS_NS_MAX];
-	socklen_t nslen;
-	int fd;
-	unsigned char q[2][QUERY_MAX];
-	size_t qlen[2];
-	int rcode[2];		/* -1 until a reply is taken */
-};
+/* The socket to ask with: IPv6 (taking IPv4 too) when a nameserver is
+ * IPv6, else or where the kernel has no IPv6, IPv4. 0, or -1. */
+static int ask_socket(const struct dns_conf *c, struct ask *k)
+{
+	int family = AF_INET, off = 0;
+
+	for (int i = 0; i < c->nns; i++)
+		if (c->ns[i].family == AF_INET6)
+			family = AF_INET6;
+	k->fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (k->fd < 0 && family == AF_INET6 && errno == EAFNOSUPPORT)
+		k->fd = socket(family = AF_INET, SOCK_DGRAM | SOCK_CLOEXEC |
+		    SOCK_NONBLOCK, 0);
+	if (k->fd < 0)
+		return -1;
+	if ((family == AF_INET6 && setsockopt(k->fd, IPPROTO_IPV6,
+	    IPV6_V6ONLY, &off, sizeof(off)) < 0) || servers(c, family, k) == 0) {
+		close(k->fd);
+		return -1;
+	}
+	return 0;
+}
 
 static void send_all(const struct ask *k)
 {
 	for (int i = 0; i < 2; i++)
-		for (int s = 0; k->rcode[i] < 0 && s < k->c->nns; s++)
+		for (int s = 0; k->rcode[i] < 0 && s < k->nns; s++)
 			(void)sendto(k->fd, k->q[i], k->qlen[i], MSG_NOSIGNAL,
 			    (const struct sockaddr *)&k->ns[s], k->nslen);
 }
 
-static int from_server(const struct ask *k, const struct sockaddr_storage *f,
-    socklen_t flen)
+/* Did F come from a nameserver: its family, address and port? */
+static int from_server(const struct ask *k, const struct sockaddr_storage *f)
 {
-	for (int s = 0; s < k->c->nns; s++)
-		if (flen == k->nslen && memcmp(f, &k->ns[s], flen) == 0)
+	for (int s = 0; s < k->nns; s++) {
+		const struct sockaddr_storage *n = &k->ns[s];
+		const struct sockaddr_in *f4 = (const void *)f;
+		const struct sockaddr_in *n4 = (const void *)n;
+		const struct sockaddr_in6 *f6 = (const void *)f;
+		const struct sockaddr_in6 *n6 = (const void *)n;
+
+		if (f->ss_family != n->ss_family)
+			continue;
+		if (f->ss_family == AF_INET ? f4->sin_port == n4->sin_port &&
+		    f4->sin_addr.s_addr == n4->sin_addr.s_addr :
+		    f6->sin6_port == n6->sin6_port &&
+		    memcmp(&f6->sin6_addr, &n6->sin6_addr, 16) == 0)
 			return 1;
+	}
 	return 0;
 }
 
-/* Every reply waiting on the socket, each taken by the question it
+/* Every reply waiting on the socket, each kept by the question it
  * answers with NOERROR or NXDOMAIN. */
-static void take_replies(struct ask *k, struct name_answer *a)
+static void take_replies(struct ask *k)
 {
 	unsigned char r[REPLY_MAX];
 	struct sockaddr_storage from;
@@ -307,30 +342,31 @@ static void take_replies(struct ask *k, struct name_answer *a)
 
 	for (; (n = recvfrom(k->fd, r, sizeof(r), 0, (struct sockaddr *)&from,
 	    &flen)) >= 0; flen = sizeof(from)) {
-		if (!from_server(k, &from, flen))
-			continue;
-		for (int i = 0; i < 2; i++)
-			if (k->rcode[i] < 0 && ((rc = dns_reply(r, (size_t)n,
-			    k->q[i], k->qlen[i], a)) == 0 || rc == 3))
-				k->rcode[i] = rc;
+		for (int i = 0; from_server(k, &from) && i < 2; i++) {
+			if (k->rcode[i] >= 0 || ((rc = dns_reply(r, (size_t)n,
+			    k->q[i], k->qlen[i], NULL)) != 0 && rc != 3))
+				continue;
+			k->rcode[i] = rc;
+			memcpy(k->r[i], r, (size_t)n);
+			k->rlen[i] = (size_t)n;
+		}
 	}
 }
 
-/* NAME asked of the nameservers: DNS_OK with A filled, or why not. */
+/* NAME asked of the nameservers: DNS_OK with A filled (AAAA records,
+ * then A), or why not. */
 static int from_dns(const struct dns_conf *c, const char *name,
     struct name_answer *a)
 {
-	struct ask k = { .c = c, .rcode = { -1, -1 } };
-	int family, wait = c->timeout_s * 1000 / c->attempts;
+	struct ask k = { .rcode = { -1, -1 } };
+	int wait = c->timeout_s * 1000 / c->attempts;
 	long long now = now_ms(), end = now + c->timeout_s * 1000, next = now;
 
 	a->n = a->more = 0;
 	if ((k.qlen[0] = query(k.q[0], name, TYPE_AAAA)) == 0 ||
 	    (k.qlen[1] = query(k.q[1], name, TYPE_A)) == 0)
 		return DNS_NONAME;
-	k.nslen = servers(c, k.ns, &family);
-	k.fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (k.fd < 0)
+	if (ask_socket(c, &k) < 0)
 		return DNS_SYSTEM;
 	while ((k.rcode[0] < 0 || k.rcode[1] < 0) && (now = now_ms()) < end) {
 		if (now >= next) {
@@ -339,15 +375,15 @@ static int from_dns(const struct dns_conf *c, const char *name,
 		}
 		(void)poll(&(struct pollfd){ .fd = k.fd, .events = POLLIN }, 1,
 		    (int)((next < end ? next : end) - now));
-		take_replies(&k, a);
+		take_replies(&k);
 	}
 	close(k.fd);
 	if (k.rcode[0] < 0 || k.rcode[1] < 0)
 		return DNS_AGAIN;
-	if (k.rcode[0] == 3 || k.rcode[1] == 3) {
-		a->n = a->more = 0;
+	if (k.rcode[0] == 3 || k.rcode[1] == 3)
 		return DNS_NONAME;
-	}
+	for (int i = 0; i < 2; i++)
+		(void)dns_reply(k.r[i], k.rlen[i], k.q[i], k.qlen[i], a);
 	return a->n > 0 ? DNS_OK : DNS_NODATA;
 }
 

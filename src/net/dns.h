@@ -36,8 +36,8 @@ const char *dns_strerror(int err);
 /* The parts, for the tests: NAME's addresses in the hosts file PATH
  * (how many); resolv.conf PATH read into C (defaults where it is
  * silent or absent); and reply R (RLEN bytes) to query Q (QLEN): its
- * RCODE with its A and AAAA records added to A, or -1 when it is not a
- * reply to Q. */
+ * RCODE with its A and AAAA records added to A (unless NULL), or -1
+ * when it is not a reply to Q. */
 int dns_hosts(const char *path, const char *name, struct name_answer *a);
 void dns_conf_read(const char *path, struct dns_conf *c);
 int dns_reply(const unsigned char *r, size_t rlen, const unsigned char *q,
