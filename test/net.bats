@@ -567,6 +567,48 @@ socket.create_connection(("127.0.0.6", int(sys.argv[1])), timeout=5)' \
 	refute grep -q '^media 1 ' "$DNS_LOG"	# found before the bare name
 }
 
+# any_reply NAME: the A record of the first datagram that comes back
+# to a query for NAME sent to dns.py, from wherever and whatever it
+# answers: what a client that checks nothing would take.
+any_reply() {
+	in_ns "$PYTHON" -c 'import socket, struct, sys
+name = sys.argv[1].encode()
+q = struct.pack("!6H", 0x1234, 0x0100, 1, 0, 0, 0)
+q += b"".join(bytes([len(l)]) + l for l in name.split(b".")) + b"\0"
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(3)
+s.sendto(q + struct.pack("!HH", 1, 1), ("127.0.0.53", 53))
+print(socket.inet_ntoa(s.recvfrom(512)[0][-4:]))' "$1"
+}
+
+@test "lookups: a reply from another port, with another id or to another question is not taken, as the nameserver's own is" {
+	local saved mode got=()
+	saved=$(cat "$NET/resolv.conf")
+	# The control: each bad reply is there, with the allowed address.
+	for mode in spoof badid badq; do
+		run -0 any_reply "media.$mode.test"
+		assert_output 127.0.0.2
+	done
+	echo "options timeout:1 attempts:1" >>"$NET/resolv.conf"
+	for mode in spoof badid badq; do
+		allow_policy "\"media.$mode.test:$HTTP_PORT\""
+		mark_audit
+		run probe "$BIN/ffprobe" "http://media.$mode.test:$HTTP_PORT/clip.mp4"
+		got+=("$status $(audit_get net '[r["host"], r["allowed"], r["bytesDown"], r.get("address"), "error" in r]')")
+	done
+	# With the same options, the nameserver's own reply is taken.
+	allow_policy "\"media.slow.test:$HTTP_PORT\""
+	run probe "$BIN/ffprobe" "http://media.slow.test:$HTTP_PORT/clip.mp4"
+	echo "$saved" >"$NET/resolv.conf"
+	assert_success
+	assert_output 1
+	for mode in spoof badid badq; do
+		[[ "${got[0]}" != 0\ * ]] || fail "media.$mode.test: ffprobe succeeded"
+		assert_equal "${got[0]#* }" "[\"media.$mode.test\", true, 0, null, true]"
+		got=("${got[@]:1}")
+	done
+}
+
 @test "allow-list: an allowed https URL works through CONNECT, as ffprobe alone sees it" {
 	local url="https://media.test:$TLS_PORT/clip.mp4" direct
 	run -0 show_format ffprobe "$url"
